@@ -1,0 +1,26 @@
+//! The rules of Volkhv's three variants — chess, PlunderChess and Tavreli —
+//! as positions with FEN, legal move generation, make/unmake and perft.
+//!
+//! ```
+//! use movegen::{perft, Chess, Position};
+//! let mut pos = Chess::startpos();
+//! assert_eq!(perft(&mut pos, 2), 400);
+//! ```
+#![deny(missing_docs)]
+
+pub mod attacks;
+mod bitboard;
+pub mod board;
+mod chess;
+pub mod fen;
+mod moves;
+mod position;
+mod types;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use chess::Chess;
+pub use fen::{FenError, FenField};
+pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
+pub use position::{divide, perft, status, MoveError, Outcome, Position};
+pub use types::{Color, File, Piece, Rank, Role, Square, Variant};

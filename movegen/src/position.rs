@@ -1,0 +1,254 @@
+//! The `Position` trait every variant implements, game status, and perft.
+
+use crate::fen::FenError;
+use crate::moves::{Move, MoveList};
+use crate::types::{Color, Piece, Square, Variant};
+use std::fmt;
+
+/// Why a move string was not accepted in a position.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum MoveError {
+    /// Not of the form `<from><to>[suffix]`.
+    Syntax(String),
+    /// Well formed, but no legal move has this string here.
+    Illegal(String),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Syntax(s) => write!(f, "malformed move \"{s}\""),
+            MoveError::Illegal(s) => write!(f, "illegal move \"{s}\""),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// How a game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Outcome {
+    /// The side to move is mated; `winner` gave the mate.
+    Checkmate {
+        /// The side that won.
+        winner: Color,
+    },
+    /// The side to move has no legal move and is not in check.
+    Stalemate,
+    /// Neither side can mate (chess, plunder without vests).
+    InsufficientMaterial,
+    /// 100 plies without capture or pawn move.
+    FiftyMoves,
+    /// The same position for the third time.
+    Repetition,
+}
+
+impl Outcome {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    #[must_use]
+    pub const fn result(self) -> &'static str {
+        match self {
+            Outcome::Checkmate {
+                winner: Color::White,
+            } => "1-0",
+            Outcome::Checkmate {
+                winner: Color::Black,
+            } => "0-1",
+            _ => "1/2-1/2",
+        }
+    }
+
+    /// The winner, if any.
+    #[must_use]
+    pub const fn winner(self) -> Option<Color> {
+        match self {
+            Outcome::Checkmate { winner } => Some(winner),
+            _ => None,
+        }
+    }
+
+    /// A short reason as GUIs print it (`White mates`, `Stalemate`, …).
+    #[must_use]
+    pub const fn reason(self) -> &'static str {
+        match self {
+            Outcome::Checkmate {
+                winner: Color::White,
+            } => "White mates",
+            Outcome::Checkmate {
+                winner: Color::Black,
+            } => "Black mates",
+            Outcome::Stalemate => "Stalemate",
+            Outcome::InsufficientMaterial => "Insufficient material",
+            Outcome::FiftyMoves => "Fifty-move rule",
+            Outcome::Repetition => "Threefold repetition",
+        }
+    }
+}
+
+/// A position of one variant: the rules behind FEN, move generation and
+/// make/unmake. Search, perft and the arbiter are generic over it.
+pub trait Position: Clone + Send + Sync + fmt::Debug + 'static {
+    /// The variant these rules are.
+    const VARIANT: Variant;
+
+    /// What `make` returns so `unmake` can restore the position exactly.
+    type Undo: Send;
+
+    /// The start position.
+    fn startpos() -> Self;
+
+    /// Reads a FEN (4 to 6 fields).
+    ///
+    /// # Errors
+    /// A [`FenError`] naming the offending field and token.
+    fn from_fen(fen: &str) -> Result<Self, FenError>;
+
+    /// Writes the FEN (6 fields; en passant only when a capture there is legal).
+    fn fen(&self) -> String;
+
+    /// The side to move.
+    fn turn(&self) -> Color;
+
+    /// Plies since the last capture or pawn move.
+    fn halfmoves(&self) -> u32;
+
+    /// The full-move number.
+    fn fullmoves(&self) -> u32;
+
+    /// The Zobrist key, maintained incrementally.
+    fn key(&self) -> u64;
+
+    /// The key computed from scratch (for tests of the incremental key).
+    fn key_from_scratch(&self) -> u64;
+
+    /// `true` if the side to move is in check.
+    fn is_check(&self) -> bool;
+
+    /// Appends every legal move.
+    fn legal_moves(&self, moves: &mut MoveList);
+
+    /// The number of legal moves (perft's bulk count; variants may count
+    /// without listing).
+    fn count_legal(&self) -> u64 {
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        moves.len() as u64
+    }
+
+    /// Plays a legal move.
+    fn make(&mut self, m: Move) -> Self::Undo;
+
+    /// Takes back the move `make` played.
+    fn unmake(&mut self, m: Move, undo: Self::Undo);
+
+    /// Passes the turn (for null-move pruning; never called in check).
+    fn make_null(&mut self) -> Self::Undo;
+
+    /// Takes back `make_null`.
+    fn unmake_null(&mut self, undo: Self::Undo);
+
+    /// The (top) piece on a square.
+    fn piece_at(&self, sq: Square) -> Option<Piece>;
+
+    /// `true` if no side can ever mate (variant rules decide; Tavreli: never).
+    fn insufficient_material(&self) -> bool;
+
+    /// A human-readable board for the `d` command: ranks, pieces and the
+    /// variant's extras (vests, towers).
+    fn pretty(&self) -> String;
+
+    /// Finds the legal move written `s` (RULES.md move strings).
+    ///
+    /// # Errors
+    /// [`MoveError`] if malformed or not legal here.
+    fn parse_move(&self, s: &str) -> Result<Move, MoveError> {
+        if s.len() < 4 || s.len() > 8 || !s.is_ascii() {
+            return Err(MoveError::Syntax(s.to_string()));
+        }
+        if Square::parse(&s[0..2]).is_none() || Square::parse(&s[2..4]).is_none() {
+            return Err(MoveError::Syntax(s.to_string()));
+        }
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        moves
+            .iter()
+            .copied()
+            .find(|m| m.to_string() == s)
+            .ok_or_else(|| MoveError::Illegal(s.to_string()))
+    }
+
+    /// `true` if `m` is one of the legal moves (for moves from the TT or a GUI).
+    fn is_legal(&self, m: Move) -> bool {
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        moves.contains(&m)
+    }
+}
+
+/// The game status given the keys of the earlier positions of the game
+/// (oldest first, current excluded): `None` while the game goes on.
+/// Precedence as RULES.md §1: mate/stalemate, insufficient material,
+/// fifty moves, repetition.
+#[must_use]
+pub fn status<P: Position>(pos: &P, history: &[u64]) -> Option<Outcome> {
+    if pos.count_legal() == 0 {
+        return Some(if pos.is_check() {
+            Outcome::Checkmate {
+                winner: pos.turn().flip(),
+            }
+        } else {
+            Outcome::Stalemate
+        });
+    }
+    if pos.insufficient_material() {
+        return Some(Outcome::InsufficientMaterial);
+    }
+    if pos.halfmoves() >= 100 {
+        return Some(Outcome::FiftyMoves);
+    }
+    let key = pos.key();
+    let window = (pos.halfmoves() as usize).min(history.len());
+    let earlier = history[history.len() - window..]
+        .iter()
+        .filter(|&&k| k == key)
+        .count();
+    if earlier >= 2 {
+        return Some(Outcome::Repetition);
+    }
+    None
+}
+
+/// Counts the leaf nodes of the legal move tree to `depth` (bulk counting at
+/// the last ply).
+pub fn perft<P: Position>(pos: &mut P, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.count_legal(),
+        _ => {
+            let mut moves = MoveList::new();
+            pos.legal_moves(&mut moves);
+            let mut nodes = 0;
+            for &m in &moves {
+                let undo = pos.make(m);
+                nodes += perft(pos, depth - 1);
+                pos.unmake(m, undo);
+            }
+            nodes
+        }
+    }
+}
+
+/// Perft per root move: `(move, nodes)` in generation order.
+pub fn divide<P: Position>(pos: &mut P, depth: u32) -> Vec<(Move, u64)> {
+    let mut moves = MoveList::new();
+    pos.legal_moves(&mut moves);
+    moves
+        .iter()
+        .map(|&m| {
+            let undo = pos.make(m);
+            let n = if depth <= 1 { 1 } else { perft(pos, depth - 1) };
+            pos.unmake(m, undo);
+            (m, n)
+        })
+        .collect()
+}
