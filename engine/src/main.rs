@@ -1,1 +1,3 @@
+//! `volkhv`: the engine binary (protocol front end to come).
+
 fn main() {}

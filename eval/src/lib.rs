@@ -1,6 +1,8 @@
 //! Static evaluation per variant. Scores are centipawns from the point of view
 //! of the side to move. Each variant implements [`Evaluate`] in its own module.
 
+mod chess;
+
 use movegen::{Move, Position};
 
 /// A position the search can score.

@@ -1,0 +1,220 @@
+//! `Engine`: owns the game, the options and the search threads. Every method
+//! returns at once; a search runs on its own thread and reports through the
+//! callback given to [`Engine::go`].
+
+use crate::game::AnyGame;
+use crate::limits::{Limits, SearchEvent};
+use crate::search::{self, Shared};
+use crate::with_game;
+use movegen::{Outcome, Variant};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+/// Callback receiving search events (called from the search thread).
+pub type EventSink = Arc<dyn Fn(SearchEvent) + Send + Sync>;
+
+/// Engine options (UCI `setoption`, XBoard `memory`/`cores`/`option`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Number of principal variations reported.
+    pub multipv: usize,
+    /// Milliseconds kept in reserve per move for GUI/transport lag.
+    pub move_overhead_ms: u64,
+    /// Whether the GUI may ask us to ponder.
+    pub ponder: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hash_mb: 16,
+            threads: 1,
+            multipv: 1,
+            move_overhead_ms: 30,
+            ponder: false,
+        }
+    }
+}
+
+/// The engine.
+pub struct Engine {
+    game: AnyGame,
+    options: Options,
+    shared: Arc<Shared>,
+    worker: Option<JoinHandle<()>>,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// A chess engine at the start position with default options.
+    #[must_use]
+    pub fn new() -> Engine {
+        let options = Options::default();
+        let game = match AnyGame::new(Variant::Chess, None) {
+            Ok(g) => g,
+            Err(e) => unreachable!("chess start position: {e}"),
+        };
+        Engine {
+            game,
+            shared: Arc::new(Shared::new(options.hash_mb)),
+            options,
+            worker: None,
+        }
+    }
+
+    /// The game being played.
+    #[must_use]
+    pub fn game(&self) -> &AnyGame {
+        &self.game
+    }
+
+    /// The selected variant.
+    #[must_use]
+    pub fn variant(&self) -> Variant {
+        self.game.variant()
+    }
+
+    /// Options in force.
+    #[must_use]
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Switches variant and resets to its start position (aborts a search).
+    ///
+    /// # Errors
+    /// If the variant is not available; the state is unchanged then.
+    pub fn set_variant(&mut self, variant: Variant) -> Result<(), String> {
+        let game = AnyGame::new(variant, None)?;
+        self.abort();
+        self.game = game;
+        Ok(())
+    }
+
+    /// Sets the position from a FEN (`None` = start) and moves, all or
+    /// nothing: on error the previous position stays.
+    ///
+    /// # Errors
+    /// The first problem found (bad FEN, malformed or illegal move).
+    pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), String> {
+        let mut game = AnyGame::new(self.variant(), fen)?;
+        for m in moves {
+            game.play(m)
+                .map_err(|e| format!("{e} (in the moves list)"))?;
+        }
+        self.abort();
+        self.game = game;
+        Ok(())
+    }
+
+    /// Plays one move on the current game (XBoard `usermove`).
+    ///
+    /// # Errors
+    /// Malformed or illegal; the game is unchanged then.
+    pub fn play(&mut self, mv: &str) -> Result<(), String> {
+        self.abort();
+        self.game.play(mv)
+    }
+
+    /// Takes back one move; `false` if none.
+    pub fn undo(&mut self) -> bool {
+        self.abort();
+        self.game.undo()
+    }
+
+    /// The result if the game is over.
+    #[must_use]
+    pub fn status(&self) -> Option<Outcome> {
+        self.game.status()
+    }
+
+    /// A new game: clears the transposition table and histories.
+    pub fn new_game(&mut self) {
+        self.abort();
+        self.shared.clear();
+    }
+
+    /// Changes options; resizes the hash table if needed.
+    pub fn set_options(&mut self, options: Options) {
+        self.abort();
+        if options.hash_mb != self.options.hash_mb {
+            self.shared = Arc::new(Shared::new(options.hash_mb));
+        }
+        self.options = options;
+    }
+
+    /// Starts a search; events arrive through `sink`, ending with exactly one
+    /// `BestMove` unless the search is aborted.
+    pub fn go(&mut self, limits: Limits, sink: EventSink) {
+        self.abort();
+        self.shared.stop.store(false, Ordering::Relaxed);
+        self.shared.abort.store(false, Ordering::Relaxed);
+        self.shared
+            .pondering
+            .store(limits.ponder, Ordering::Relaxed);
+        let shared = Arc::clone(&self.shared);
+        let options = self.options.clone();
+        let game = self.game.clone();
+        let thread_sink = Arc::clone(&sink);
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(64 << 20)
+            .spawn(move || {
+                with_game!(&game, g => search::run(g, &limits, &options, &shared, &thread_sink));
+            });
+        match spawned {
+            Ok(handle) => self.worker = Some(handle),
+            Err(e) => (sink)(SearchEvent::Message(format!(
+                "error cannot start search: {e}"
+            ))),
+        }
+    }
+
+    /// `true` while a search runs.
+    #[must_use]
+    pub fn is_searching(&self) -> bool {
+        self.worker.as_ref().is_some_and(|h| !h.is_finished())
+    }
+
+    /// Ends the search soon; it still reports its best move.
+    pub fn stop(&self) {
+        self.shared.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// The GUI's ponder move was played: the clock now applies.
+    pub fn ponderhit(&self) {
+        self.shared.pondering.store(false, Ordering::Relaxed);
+    }
+
+    /// Ends the search and waits for it; no best move is reported.
+    pub fn abort(&mut self) {
+        if let Some(h) = self.worker.take() {
+            self.shared.abort.store(true, Ordering::Relaxed);
+            self.shared.stop.store(true, Ordering::Relaxed);
+            let _ = h.join();
+        }
+    }
+
+    /// Waits for the running search to finish by itself.
+    pub fn wait(&mut self) {
+        if let Some(h) = self.worker.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.abort();
+    }
+}

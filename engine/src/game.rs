@@ -1,0 +1,182 @@
+//! A game of one variant: start position, moves played, key history; and
+//! `AnyGame`, the one place that matches on the variant.
+
+use eval::Evaluate;
+use movegen::{status, Chess, Color, Move, MoveList, Outcome, Position, Variant};
+
+/// A game: where it started and the moves played since.
+#[derive(Clone, Debug)]
+pub struct Game<P: Position> {
+    start: P,
+    pos: P,
+    moves: Vec<Move>,
+    /// Keys of the positions before each move (for repetition).
+    keys: Vec<u64>,
+}
+
+impl<P: Position + Evaluate> Game<P> {
+    /// A game from the start position or a FEN.
+    ///
+    /// # Errors
+    /// The FEN error as text.
+    pub fn new(fen: Option<&str>) -> Result<Game<P>, String> {
+        let start = match fen {
+            None => P::startpos(),
+            Some(f) => P::from_fen(f).map_err(|e| e.to_string())?,
+        };
+        Ok(Game {
+            pos: start.clone(),
+            start,
+            moves: Vec::new(),
+            keys: Vec::new(),
+        })
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &P {
+        &self.pos
+    }
+
+    /// The start position.
+    pub fn start(&self) -> &P {
+        &self.start
+    }
+
+    /// Moves played so far.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Keys of the earlier positions, oldest first (current excluded).
+    pub fn history(&self) -> &[u64] {
+        &self.keys
+    }
+
+    /// Plays a move given as a move string.
+    ///
+    /// # Errors
+    /// A message if the string is malformed or the move illegal; the game is
+    /// unchanged then.
+    pub fn play(&mut self, s: &str) -> Result<Move, String> {
+        let m = self.pos.parse_move(s).map_err(|e| e.to_string())?;
+        self.play_move(m);
+        Ok(m)
+    }
+
+    /// Plays a move known to be legal.
+    pub fn play_move(&mut self, m: Move) {
+        self.keys.push(self.pos.key());
+        self.pos.make(m);
+        self.moves.push(m);
+    }
+
+    /// Takes back the last move; `false` if there is none.
+    pub fn undo(&mut self) -> bool {
+        if self.moves.pop().is_none() {
+            return false;
+        }
+        self.keys.pop();
+        let mut pos = self.start.clone();
+        for &m in &self.moves {
+            pos.make(m);
+        }
+        self.pos = pos;
+        true
+    }
+
+    /// How the game ended, if it did.
+    pub fn status(&self) -> Option<Outcome> {
+        status(&self.pos, &self.keys)
+    }
+
+    /// The legal moves as strings.
+    pub fn legal_strings(&self) -> Vec<String> {
+        let mut list = MoveList::new();
+        self.pos.legal_moves(&mut list);
+        list.iter().map(ToString::to_string).collect()
+    }
+}
+
+/// A game of whichever variant is selected. Every `match` on the variant
+/// goes through [`with_game!`](crate::with_game).
+#[derive(Clone, Debug)]
+pub enum AnyGame {
+    /// Standard chess.
+    Chess(Game<Chess>),
+}
+
+/// Runs `$body` with `$g` bound to the concrete `Game<P>` inside an `AnyGame`.
+#[macro_export]
+macro_rules! with_game {
+    ($any:expr, $g:ident => $body:expr) => {
+        match $any {
+            $crate::game::AnyGame::Chess($g) => $body,
+        }
+    };
+}
+
+impl AnyGame {
+    /// A new game of `variant` from the start or a FEN.
+    ///
+    /// # Errors
+    /// The FEN error as text, or an unsupported variant.
+    pub fn new(variant: Variant, fen: Option<&str>) -> Result<AnyGame, String> {
+        match variant {
+            Variant::Chess => Ok(AnyGame::Chess(Game::new(fen)?)),
+            other => Err(format!("variant {other} is not available in this build")),
+        }
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> Variant {
+        match self {
+            AnyGame::Chess(_) => Variant::Chess,
+        }
+    }
+
+    /// FEN of the current position.
+    pub fn fen(&self) -> String {
+        with_game!(self, g => g.position().fen())
+    }
+
+    /// Side to move.
+    pub fn turn(&self) -> Color {
+        with_game!(self, g => g.position().turn())
+    }
+
+    /// Plays a move string.
+    ///
+    /// # Errors
+    /// Malformed or illegal; the game is unchanged then.
+    pub fn play(&mut self, s: &str) -> Result<(), String> {
+        with_game!(self, g => g.play(s).map(|_| ()))
+    }
+
+    /// Takes back one move.
+    pub fn undo(&mut self) -> bool {
+        with_game!(self, g => g.undo())
+    }
+
+    /// The game result, if over.
+    pub fn status(&self) -> Option<Outcome> {
+        with_game!(self, g => g.status())
+    }
+
+    /// Legal move strings.
+    pub fn legal_strings(&self) -> Vec<String> {
+        with_game!(self, g => g.legal_strings())
+    }
+
+    /// Number of moves played.
+    pub fn ply_count(&self) -> usize {
+        with_game!(self, g => g.moves().len())
+    }
+
+    /// The board diagram with the variant's extras, the FEN and the key.
+    pub fn display(&self) -> String {
+        with_game!(self, g => {
+            let p = g.position();
+            format!("{}\nFen: {}\nKey: {:016X}\nChecked: {}\n", p.pretty(), p.fen(), p.key(), p.is_check())
+        })
+    }
+}

@@ -1,0 +1,14 @@
+//! The volkhv engine: game state, search, and the protocol shims.
+//!
+//! `Engine` is the one interface the protocol shims (`uci`, `xboard`) talk
+//! to: plain methods that return at once; search results arrive as
+//! [`SearchEvent`]s through a callback.
+
+pub mod engine;
+pub mod game;
+pub mod limits;
+pub mod search;
+
+pub use engine::{Engine, Options};
+pub use game::{AnyGame, Game};
+pub use limits::{Info, Limits, Score, SearchEvent};

@@ -1,0 +1,79 @@
+//! What a search is asked to do (`Limits`) and what it reports (`SearchEvent`).
+
+/// Search limits from `go` (UCI) or `level`/`st`/`sd`/`time` (XBoard).
+/// Times are milliseconds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// White's remaining time.
+    pub wtime: Option<u64>,
+    /// Black's remaining time.
+    pub btime: Option<u64>,
+    /// White's increment.
+    pub winc: Option<u64>,
+    /// Black's increment.
+    pub binc: Option<u64>,
+    /// Moves until the next time control.
+    pub movestogo: Option<u32>,
+    /// Exact time for this move.
+    pub movetime: Option<u64>,
+    /// Maximum depth.
+    pub depth: Option<u32>,
+    /// Maximum nodes.
+    pub nodes: Option<u64>,
+    /// Search for a mate in this many moves.
+    pub mate: Option<u32>,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Pondering: search until `ponderhit` (then the clock applies) or `stop`.
+    pub ponder: bool,
+    /// Restrict the root to these move strings (empty = all).
+    pub searchmoves: Vec<String>,
+}
+
+/// A score as reported to GUIs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns from the side to move's view.
+    Cp(i32),
+    /// Mate in this many moves (negative: being mated).
+    Mate(i32),
+}
+
+/// One iteration's report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Info {
+    /// Completed depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// 1-based index of this line with MultiPV.
+    pub multipv: u32,
+    /// The score.
+    pub score: Score,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Transposition table fill, per mille.
+    pub hashfull: u32,
+    /// Elapsed milliseconds.
+    pub time_ms: u64,
+    /// Principal variation as move strings.
+    pub pv: Vec<String>,
+}
+
+/// What a running search reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchEvent {
+    /// An iteration (or MultiPV line) finished.
+    Info(Info),
+    /// A free-form note (`info string ...`).
+    Message(String),
+    /// The search ended; `best` is `None` only when there is no legal move.
+    BestMove {
+        /// The move to play.
+        best: Option<String>,
+        /// The expected reply.
+        ponder: Option<String>,
+    },
+}
