@@ -39,7 +39,7 @@ fn piece_token(bytes: &[u8], i: usize, file: File) -> Result<(TowerPiece, usize)
             if role != Role::Pawn {
                 return Err(bad(format!(
                     "\"{}\": only a pawn has a promotion piece",
-                    quote(i + 2)
+                    quote(i + 3)
                 )));
             }
             let target = bytes.get(i + 2).map(|&b| char::from(b));

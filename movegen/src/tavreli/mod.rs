@@ -9,7 +9,7 @@
 //! assert_eq!(perft(&mut pos, 2), 1519);
 //! let m = pos.parse_move("b1d2").unwrap(); // the knight onto its own pawn
 //! pos.make(m);
-//! assert_eq!(pos.fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPP(PN)PPP/R1BQKBNR b KQkq - 1 1");
+//! assert_eq!(pos.fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPP(PN)PPPP/R1BQKBNR b KQkq - 1 1");
 //! ```
 //!
 //! `MAX_MOVES` bound: a move is (own tower, k, destination). Every top
