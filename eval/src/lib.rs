@@ -3,6 +3,8 @@
 
 use movegen::{Move, Position};
 
+mod tavreli;
+
 /// A position the search can score.
 pub trait Evaluate: Position {
     /// Static evaluation in centipawns, positive when the side to move is better.
