@@ -802,7 +802,7 @@ fn pseudo_legal(p: &Tavreli) -> Vec<Move> {
 /// leaves the own king unattacked.
 #[test]
 fn random_games_keep_invariants() {
-    let mut rng = Rng(0x7A7E_11);
+    let mut rng = Rng(0x007A_7E11);
     let mut positions = 0;
     let mut tallest = 0;
     for _game in 0..40 {

@@ -113,7 +113,7 @@ impl TowerPiece {
             Some(p) => p,
             None => 3,
         };
-        TowerPiece(PAWN0 + p | (color as u8) << 4)
+        TowerPiece((PAWN0 + p) | ((color as u8) << 4))
     }
 
     /// A promoted pawn moving as `promo` (N B R Q H; anything else gives Q~).
@@ -123,7 +123,7 @@ impl TowerPiece {
             Some(p) => p,
             None => 3,
         };
-        TowerPiece(PROMOTED0 + p | (color as u8) << 4)
+        TowerPiece((PROMOTED0 + p) | ((color as u8) << 4))
     }
 
     /// The 5-bit code (kind | colour << 4), 0..32, for tables and keys.
