@@ -871,3 +871,39 @@ fn null_move_round_trip() {
     p.unmake_null(undo);
     assert_eq!(p, before);
 }
+
+/// Arbitrary edits of valid FENs never make the reader panic, and whatever
+/// it accepts it writes back as a FEN that reads to the same position.
+#[test]
+fn fen_reader_survives_garbage() {
+    let seeds = [
+        fenfmt::STARTPOS,
+        "r1b1k2r/pp(PQ~)p1ppp/2n(bn)1n2/3(pN)4/2(BP=Hq)5/5(pN)2/PP1P1PPP/R3K2R w KQkq - 0 1",
+        "k7/8/8/3(Np)(RP)3/8/8/8/4K3 w - d6 0 2",
+        "1(nP=RqbQnr)6/8/1(prBp=bN)6/1(bP=BP)1(pp=rP)1(pP=HP=Nk)2/5B1(pp=nK)/7P/5(PRh~)2/R5N1 w - - 0 38",
+    ];
+    let alphabet = b"()=~/12345678KQRBNHPkqrbnhpwx- ed36";
+    let mut rng = Rng(0x00F0_22ED);
+    let mut accepted = 0;
+    for i in 0..20_000 {
+        let mut bytes = seeds[i % seeds.len()].as_bytes().to_vec();
+        for _ in 0..=rng.below(3) {
+            let at = rng.below(bytes.len() + 1);
+            let c = alphabet[rng.below(alphabet.len())];
+            match rng.below(3) {
+                0 if at < bytes.len() => bytes[at] = c,
+                1 if at < bytes.len() => {
+                    bytes.remove(at);
+                }
+                _ => bytes.insert(at, c),
+            }
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        if let Ok(p) = Tavreli::from_fen(&text) {
+            accepted += 1;
+            assert_eq!(pos(&p.fen()), p, "{text}");
+            let _ = p.parse_move(&text);
+        }
+    }
+    assert!(accepted > 100, "{accepted}");
+}
