@@ -907,3 +907,29 @@ fn fen_reader_survives_garbage() {
     }
     assert!(accepted > 100, "{accepted}");
 }
+
+/// RULES.md §1: "the third occurrence of the same position (same board
+/// including … towers …) is a draw" — keys cover whole towers, so positions
+/// that differ only below the tops differ, and a repeated cycle is a draw.
+#[test]
+fn keys_cover_whole_towers_and_repetition() {
+    let a = pos("4k3/8/8/3(Pr)4/8/8/8/4K3 w - - 0 1");
+    let b = pos("4k3/8/8/3(Nr)4/8/8/8/4K3 w - - 0 1");
+    let c = pos("4k3/8/8/3(pr)4/8/8/8/4K3 w - - 0 1");
+    assert_eq!(a.piece_at(sq("d5")), b.piece_at(sq("d5")));
+    assert!(a.key() != b.key() && a.key() != c.key() && b.key() != c.key());
+    let mut p = a.clone();
+    let mut history = Vec::new();
+    for (i, s) in [
+        "e1e2", "e8e7", "e2e1", "e7e8", "e1e2", "e8e7", "e2e1", "e7e8",
+    ]
+    .iter()
+    .enumerate()
+    {
+        history.push(p.key());
+        p.make(p.parse_move(s).unwrap());
+        let expected = (i == 7).then_some(Outcome::Repetition);
+        assert_eq!(status(&p, &history), expected, "after {s}");
+    }
+    assert_eq!(p.key(), a.key());
+}
