@@ -933,3 +933,19 @@ fn keys_cover_whole_towers_and_repetition() {
     }
     assert_eq!(p.key(), a.key());
 }
+
+/// RULES.md §1: "Writers emit the en-passant square only when an
+/// en-passant capture is legal in the position" — with towers, legal for
+/// some k is enough.
+#[test]
+fn ep_square_written_only_when_a_capture_is_legal() {
+    // A lone pawn pinned on the e-file: no legal capture, no square.
+    assert_eq!(
+        pos("4r2k/8/8/3pP3/8/8/8/4K3 w - d6 0 2").fen(),
+        "4r2k/8/8/3pP3/8/8/8/4K3 w - - 0 2"
+    );
+    // With a second pawn beneath, the top one alone may take (k = 1).
+    let fen = "4r2k/8/8/3p(PP)3/8/8/8/4K3 w - d6 0 2";
+    assert_eq!(pos(fen).fen(), fen);
+    assert_eq!(moves_from(fen, "e5"), sorted(&["e5d6:1", "e5e6", "e5e6:1"]));
+}
