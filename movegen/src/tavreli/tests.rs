@@ -949,3 +949,35 @@ fn ep_square_written_only_when_a_capture_is_legal() {
     assert_eq!(pos(fen).fen(), fen);
     assert_eq!(moves_from(fen, "e5"), sorted(&["e5d6:1", "e5e6", "e5e6:1"]));
 }
+
+/// "Every pawn has a **promotion piece**: the piece that started on its
+/// file … A pawn keeps its promotion piece wherever it goes."
+#[test]
+fn pawns_keep_their_promotion_piece() {
+    // A queen pawn that went to the e-file still promotes to a queen.
+    assert_eq!(
+        play("k7/4P=Q3/8/8/8/8/8/4K3 w - - 0 1", &["e7e8"]),
+        "k3Q~3/8/8/8/8/8/8/4K3 b - - 0 1"
+    );
+    // A default pawn of the e-file is a helgi pawn.
+    assert_eq!(
+        play("k7/4P3/8/8/8/8/8/K7 w - - 0 1", &["e7e8"]),
+        "k3H~3/8/8/8/8/8/8/K7 b - - 0 1"
+    );
+}
+
+/// "A king is therefore always the top of its tower, and always moves with
+/// any group from its tower."
+#[test]
+fn king_moves_with_any_group_from_its_tower() {
+    let fen = "4k3/8/8/8/8/8/8/3(RK)4 w - - 0 1";
+    assert_eq!(
+        moves_from(fen, "d1"),
+        sorted(&[
+            "d1c1", "d1c1:1", "d1c2", "d1c2:1", "d1d2", "d1d2:1", "d1e1", "d1e1:1", "d1e2",
+            "d1e2:1"
+        ])
+    );
+    assert_eq!(play(fen, &["d1d2:1"]), "4k3/8/8/8/8/8/3K4/3R4 b - - 1 1");
+    assert_eq!(play(fen, &["d1d2"]), "4k3/8/8/8/8/8/3(RK)4/8 b - - 1 1");
+}
