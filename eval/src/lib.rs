@@ -5,6 +5,8 @@ mod chess;
 
 use movegen::{Move, Position};
 
+mod tavreli;
+
 /// A position the search can score.
 pub trait Evaluate: Position {
     /// Static evaluation in centipawns, positive when the side to move is better.

@@ -15,6 +15,7 @@ mod chess;
 pub mod fen;
 mod moves;
 mod position;
+mod tavreli;
 mod types;
 pub mod zobrist;
 
@@ -23,4 +24,5 @@ pub use chess::Chess;
 pub use fen::{FenError, FenField};
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
 pub use position::{divide, perft, status, MoveError, Outcome, Position};
+pub use tavreli::{home_piece, Tavreli, TavreliUndo, Tower, TowerPiece, TOWER_CAPACITY};
 pub use types::{Color, File, Piece, Rank, Role, Square, Variant};

@@ -1,0 +1,205 @@
+//! Tavreli evaluation: material of the pieces in the towers each side owns
+//! (the top at full value, own pieces beneath nearly so, prisoners at part
+//! value because they are freed if the tower falls), buried own pieces under
+//! enemy tops at a small part value (they may be freed), a bonus per owned
+//! stack, mobility of the tops weighted by tower height (every square a tall
+//! tower reaches is several moves), and simple piece-square terms.
+//!
+//! ```
+//! use eval::Evaluate;
+//! use movegen::{Position, Tavreli};
+//! assert_eq!(Tavreli::startpos().evaluate(), 0);
+//! ```
+
+use crate::{role_value, Evaluate};
+use movegen::{attacks, Bitboard, Color, Position, Role, Square, Tavreli, TowerPiece};
+
+/// Share (percent) of its value an own piece under an own top counts.
+const OWN_BELOW_PCT: i32 = 90;
+/// Share of its value a prisoner (enemy piece under an own top) counts for the owner.
+const PRISONER_PCT: i32 = 45;
+/// Share of its value a buried own piece (under an enemy top) still counts.
+const BURIED_PCT: i32 = 25;
+/// Bonus per piece beneath the top of an owned tower (the stack is one unit).
+const STACK_BONUS: i32 = 8;
+/// Centipawns per reachable square, per piece in the tower up to `MOBILITY_HEIGHT_CAP`.
+const MOBILITY_CP: i32 = 2;
+/// Height beyond which more pieces add no mobility weight.
+const MOBILITY_HEIGHT_CAP: i32 = 4;
+/// Centre bonus of knights, bishops and helgis: by distance to the centre (0..3).
+const CENTRE: [i32; 4] = [20, 10, 0, -10];
+/// Pawn bonus per rank advanced (relative rank 1..6).
+const PAWN_ADVANCE_CP: i32 = 6;
+
+/// Value of a piece as it stands (a promoted pawn as its piece, kings 0).
+fn value(p: TowerPiece) -> i32 {
+    role_value(p.role())
+}
+
+fn centre_distance(sq: Square) -> usize {
+    let f = i32::from(sq.file().0);
+    let r = i32::from(sq.rank().0);
+    let d = (2 * f - 7).abs().max((2 * r - 7).abs()) / 2;
+    d as usize
+}
+
+/// Piece-square term of a top piece.
+fn square_bonus(p: TowerPiece, sq: Square) -> i32 {
+    match p.role() {
+        Role::Knight | Role::Bishop | Role::Helgi => CENTRE[centre_distance(sq)],
+        Role::Pawn => {
+            let rank = i32::from(sq.rank().0);
+            let advanced = if p.color() == Color::White {
+                rank - 1
+            } else {
+                6 - rank
+            };
+            PAWN_ADVANCE_CP * advanced.max(0)
+        }
+        _ => 0,
+    }
+}
+
+/// Squares the top on `sq` attacks (a pawn: its two capture squares).
+fn reach(sq: Square, top: TowerPiece, occ: Bitboard) -> Bitboard {
+    match top.role() {
+        Role::King => attacks::king(sq),
+        Role::Knight => attacks::knight(sq),
+        Role::Bishop => attacks::bishop(sq, occ),
+        Role::Rook => attacks::rook(sq, occ),
+        Role::Queen => attacks::queen(sq, occ),
+        Role::Helgi => attacks::queen(sq, occ) | attacks::knight(sq),
+        Role::Pawn => attacks::pawn(top.color(), sq),
+    }
+}
+
+/// White's score minus black's, in centipawns.
+fn white_score(pos: &Tavreli) -> i32 {
+    let occ = pos.owned(Color::White) | pos.owned(Color::Black);
+    let kings = pos.tops_of(Role::King);
+    let mut score = [0i32; 2];
+    for sq in occ {
+        let tower = pos.tower(sq);
+        let Some(top) = tower.top() else { continue };
+        let owner = top.color();
+        let o = owner.index();
+        let h = tower.len();
+        score[o] += value(top) + square_bonus(top, sq);
+        for p in tower.iter().take(h - 1) {
+            let v = value(p);
+            if p.color() == owner {
+                score[o] += v * OWN_BELOW_PCT / 100;
+            } else {
+                score[o] += v * PRISONER_PCT / 100;
+                score[p.color().index()] += v * BURIED_PCT / 100;
+            }
+            score[o] += STACK_BONUS;
+        }
+        let height = (h as i32).min(MOBILITY_HEIGHT_CAP);
+        let squares = (reach(sq, top, occ) - kings).count() as i32;
+        score[o] += MOBILITY_CP * squares * height;
+    }
+    score[0] - score[1]
+}
+
+impl Evaluate for Tavreli {
+    fn evaluate(&self) -> i32 {
+        let s = white_score(self);
+        match self.turn() {
+            Color::White => s,
+            Color::Black => -s,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The colour-swapped, rank-mirrored FEN (same position for the other side).
+    fn mirror(fen: &str) -> String {
+        let f: Vec<&str> = fen.split_whitespace().collect();
+        let swap = |s: &str| -> String {
+            s.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        };
+        let board: Vec<String> = f[0].split('/').rev().map(swap).collect();
+        let side = if f[1] == "w" { "b" } else { "w" };
+        let ep = if f[3] == "-" {
+            "-".to_string()
+        } else {
+            let b = f[3].as_bytes();
+            format!("{}{}", char::from(b[0]), char::from(b'9' - (b[1] - b'0')))
+        };
+        format!(
+            "{} {side} {} {ep} {} {}",
+            board.join("/"),
+            swap(f[2]),
+            f[4],
+            f[5]
+        )
+    }
+
+    const FENS: [&str; 6] = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "4k3/8/8/3(Pr)4/8/8/3R4/4K3 w - - 0 1",
+        "r1b1k2r/pp(PQ~)p1ppp/2n(bn)1n2/3(pN)4/2(BP=Hq)5/5(pN)2/PP1P1PPP/R3K2R w KQkq - 0 1",
+        "rn1bk2r/6(pP=HQb)1/5(pPp=h)1p/p1(P=Qn)(pp=bP=Nq)4/(Pp=nR)7/2(PN)3P1/7P/2B1KBNR w Kkq - 0 20",
+        "6(nrp=bP=RRk)1/3(pQRP=Bn)3p/2(pP=Nbp=nP=H)5/6p1/1(p=rrp=hqB)P=Q3P1/8/2(P=Rb)5/1N3(BNPK)2 b - - 0 35",
+        "k7/8/8/3(Np)(RP)3/8/8/8/4K3 w - d6 0 2",
+    ];
+
+    #[test]
+    fn mirror_symmetry() {
+        for fen in FENS {
+            let a = Tavreli::from_fen(fen).unwrap();
+            let b = Tavreli::from_fen(&mirror(fen)).unwrap();
+            assert_eq!(a.evaluate(), b.evaluate(), "{fen} vs {}", mirror(fen));
+        }
+    }
+
+    #[test]
+    fn start_is_balanced_and_moves_change_it() {
+        let start = Tavreli::startpos();
+        assert_eq!(start.evaluate(), 0);
+        let mut p = start.clone();
+        p.make(p.parse_move("e2e4").unwrap());
+        // Black to move after a free centre pawn move: white is better.
+        assert!(p.evaluate() < 0, "{}", p.evaluate());
+    }
+
+    #[test]
+    fn capturing_a_tower_is_good() {
+        let mut p = Tavreli::from_fen("4k3/8/8/3(Pr)4/8/8/3R4/4K3 w - - 0 1").unwrap();
+        let before = p.evaluate();
+        let quiet = {
+            let mut q = p.clone();
+            q.make(q.parse_move("d2d3").unwrap());
+            -q.evaluate()
+        };
+        p.make(p.parse_move("d2d5").unwrap());
+        let after = -p.evaluate();
+        assert!(after > before + 300, "before {before}, after {after}");
+        assert!(after > quiet + 300, "quiet {quiet}, capture {after}");
+    }
+
+    #[test]
+    fn prisoners_and_buried_pieces() {
+        // The same material, once free and once a white queen buried under
+        // a black knight: white is worse off when buried.
+        let free = Tavreli::from_fen("4k3/8/8/3n4/8/8/3Q4/4K3 w - - 0 1").unwrap();
+        let buried = Tavreli::from_fen("4k3/8/8/3(Qn)4/8/8/8/4K3 w - - 0 1").unwrap();
+        assert!(buried.evaluate() < free.evaluate() - 500);
+        // A black knight holding a white queen beats a lone black knight.
+        let lone = Tavreli::from_fen("4k3/8/8/3n4/8/8/8/4K3 b - - 0 1").unwrap();
+        let holding = Tavreli::from_fen("4k3/8/8/3(Qn)4/8/8/8/4K3 b - - 0 1").unwrap();
+        assert!(holding.evaluate() > lone.evaluate() + 100);
+    }
+}
