@@ -52,7 +52,9 @@ pub fn random_positions<P: Position>(seed: u64, games: usize, plies: usize) -> V
 /// Path of a suite in `../shared/perft/` (beside the checkout).
 #[must_use]
 pub fn suite_path(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/perft").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/perft")
+        .join(name)
 }
 
 /// Runs every `(fen, depth, expected)` of an EPD suite whose expected count is
@@ -112,7 +114,11 @@ pub fn check_tree<P: Position + PartialEq>(pos: &mut P, depth: u32) -> u64 {
     pos.legal_moves(&mut moves);
     let mut nodes = 1;
     for &m in &moves {
-        assert_eq!(pos.parse_move(&m.to_string()), Ok(m), "string of {m} in {fen}");
+        assert_eq!(
+            pos.parse_move(&m.to_string()),
+            Ok(m),
+            "string of {m} in {fen}"
+        );
         let before = pos.clone();
         let undo = pos.make(m);
         nodes += check_tree(pos, depth - 1);

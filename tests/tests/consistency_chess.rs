@@ -29,7 +29,12 @@ fn game_status_precedence() {
         let mv = pos.parse_move(m).unwrap();
         pos.make(mv);
     }
-    assert_eq!(status(&pos, &[]), Some(Outcome::Checkmate { winner: movegen::Color::Black }));
+    assert_eq!(
+        status(&pos, &[]),
+        Some(Outcome::Checkmate {
+            winner: movegen::Color::Black
+        })
+    );
     let stalemate = Chess::from_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
     assert_eq!(status(&stalemate, &[]), Some(Outcome::Stalemate));
     // Mate on the 100th ply wins.
@@ -37,7 +42,12 @@ fn game_status_precedence() {
     let mut p = mate50;
     let m = p.parse_move("f7g7").unwrap();
     p.make(m);
-    assert_eq!(status(&p, &[]), Some(Outcome::Checkmate { winner: movegen::Color::White }));
+    assert_eq!(
+        status(&p, &[]),
+        Some(Outcome::Checkmate {
+            winner: movegen::Color::White
+        })
+    );
     let fifty = Chess::from_fen("7k/8/5K2/8/8/8/8/R7 b - - 100 80").unwrap();
     assert_eq!(status(&fifty, &[]), Some(Outcome::FiftyMoves));
     let bare = Chess::from_fen("7k/8/5K2/8/8/8/8/8 b - - 100 80").unwrap();
@@ -74,11 +84,17 @@ fn bad_move_strings() {
 #[test]
 fn fen_parser_never_panics_on_garbage() {
     let mut rng = volkhv_tests::Rng::new(7);
-    let alphabet: Vec<char> = "rnbqkpRNBQKP12345678/ -wbKQkq0123456789e3()=~".chars().collect();
+    let alphabet: Vec<char> = "rnbqkpRNBQKP12345678/ -wbKQkq0123456789e3()=~"
+        .chars()
+        .collect();
     for _ in 0..20_000 {
         let len = rng.below(70);
-        let s: String = (0..len).map(|_| alphabet[rng.below(alphabet.len())]).collect();
+        let s: String = (0..len)
+            .map(|_| alphabet[rng.below(alphabet.len())])
+            .collect();
         let _ = Chess::from_fen(&s);
     }
-    let _ = Chess::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 99999999999999999999 1");
+    let _ = Chess::from_fen(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 99999999999999999999 1",
+    );
 }
