@@ -1,3 +1,80 @@
 //! `volkhv match`: engine-vs-engine matches refereed by movegen.
+//!
+//! General tools (cutechess-cli, fastchess) cannot referee PlunderChess or
+//! Tavreli, so the runner validates every move with movegen's
+//! [`Position`](movegen::Position) implementations, keeps the clocks, ends
+//! games by the rules of RULES.md, and computes Elo/SPRT statistics as
+//! fastchess and OpenBench do.
+//!
+//! ```text
+//! volkhv match --variant chess --engine "cmd=./volkhv name=new" \
+//!     --engine "cmd=/usr/games/fairymax name=fairymax proto=xboard" \
+//!     --tc 10+0.1 --games 20 --repeat --random-plies 8 --pgn out.pgn
+//! ```
 #![deny(missing_docs)]
+
+pub mod cli;
+pub mod engine;
+pub mod game;
+pub mod openings;
+pub mod pgn;
+pub mod runner;
+pub mod san;
+pub mod spec;
 pub mod stats;
+
+use movegen::Variant;
+use runner::{run_match, MatchConfig, RunError, Summary};
+use std::process::ExitCode;
+
+/// Runs the match for the configured variant: the one place that maps a
+/// [`Variant`] to its rules type.
+///
+/// # Errors
+/// [`RunError`] as [`run_match`] reports it, or for a variant whose rules
+/// this build lacks.
+pub fn run(cfg: &MatchConfig) -> Result<Summary, RunError> {
+    match cfg.game.variant {
+        Variant::Chess => run_match::<movegen::Chess>(cfg),
+        // When movegen gains the rules, each arm becomes
+        // `Variant::Plunder => run_match::<movegen::Plunder>(cfg),`.
+        Variant::Plunder => Err(not_available(Variant::Plunder)),
+        Variant::Tavreli => Err(not_available(Variant::Tavreli)),
+    }
+}
+
+fn not_available(v: Variant) -> RunError {
+    RunError::Config(format!("variant {v} is not available in this build"))
+}
+
+/// `volkhv match ARGS…` (the arguments after the word `match`): exit code
+/// 0 after a match, 2 for bad options (with a one-line reason on stderr),
+/// 1 if an engine fails to start or a file cannot be written.
+#[must_use]
+pub fn run_cli(args: &[String]) -> ExitCode {
+    let cfg = match cli::parse(args) {
+        Ok(c) => c,
+        Err(cli::CliError::Help(text)) => {
+            print!("{text}");
+            return ExitCode::SUCCESS;
+        }
+        Err(cli::CliError::Bad(reason)) => {
+            eprintln!("volkhv match: {reason}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&cfg) {
+        Ok(summary) => {
+            print!("{}", summary.text);
+            ExitCode::SUCCESS
+        }
+        Err(RunError::Config(reason)) => {
+            eprintln!("volkhv match: {reason}");
+            ExitCode::from(2)
+        }
+        Err(RunError::Runtime(reason)) => {
+            eprintln!("volkhv match: {reason}");
+            ExitCode::from(1)
+        }
+    }
+}
