@@ -131,7 +131,11 @@ fn need(opt: &str, m: &HashMap<String, f64>, k: &str) -> Result<f64, CliError> {
 
 fn count(opt: &str, k: &str, x: f64) -> Result<u32, CliError> {
     if x >= 0.0 && x.fract() == 0.0 && x <= f64::from(u32::MAX) {
-        #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "checked")]
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "checked"
+        )]
         Ok(x as u32)
     } else {
         bad(format!("{opt}: {k} must be a whole number ≥ 0, got {x}"))
@@ -150,10 +154,14 @@ fn seconds_to_ms(opt: &str, s: &str) -> Result<u64, CliError> {
             Err(_) => return bad(format!("{opt}: bad time {s:?}")),
         }
     };
-    if !(secs.is_finite() && secs >= 0.0 && secs < 1e9) {
+    if !(0.0..1e9).contains(&secs) {
         return bad(format!("{opt}: bad time {s:?}"));
     }
-    #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "range checked")]
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "range checked"
+    )]
     Ok((secs * 1000.0).round() as u64)
 }
 
@@ -176,7 +184,11 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, CliError> {
         "chess" => Variant::Chess,
         "plunder" => Variant::Plunder,
         "tavreli" => Variant::Tavreli,
-        v => return bad(format!("--variant {v:?}: expected chess, plunder or tavreli")),
+        v => {
+            return bad(format!(
+                "--variant {v:?}: expected chess, plunder or tavreli"
+            ))
+        }
     };
     if a.engine.len() != 2 {
         return bad(format!(
@@ -191,7 +203,12 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, CliError> {
     if specs[0].name == specs[1].name {
         specs[1].name.push_str("-2");
     }
-    let limits = [a.tc.is_some(), a.st.is_some(), a.nodes.is_some(), a.depth.is_some()];
+    let limits = [
+        a.tc.is_some(),
+        a.st.is_some(),
+        a.nodes.is_some(),
+        a.depth.is_some(),
+    ];
     if limits.iter().filter(|&&x| x).count() != 1 {
         return bad("give exactly one of --tc, --st, --nodes, --depth");
     }
@@ -244,13 +261,14 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, CliError> {
         None => None,
         Some(s) => {
             let m = key_values("--sprt", s, &["elo0", "elo1", "alpha", "beta", "model"])?;
-            let model = match s
-                .split(',')
-                .find_map(|p| p.trim().strip_prefix("model="))
-            {
+            let model = match s.split(',').find_map(|p| p.trim().strip_prefix("model=")) {
                 None | Some("normalized") => SprtModel::Normalized,
                 Some("logistic") => SprtModel::Logistic,
-                Some(x) => return bad(format!("--sprt: model={x:?}: expected normalized or logistic")),
+                Some(x) => {
+                    return bad(format!(
+                        "--sprt: model={x:?}: expected normalized or logistic"
+                    ))
+                }
             };
             let elo0 = need("--sprt", &m, "elo0")?;
             let elo1 = need("--sprt", &m, "elo1")?;
@@ -267,7 +285,9 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, CliError> {
             #[expect(clippy::cast_possible_truncation, reason = "range checked")]
             Ok(x as i32)
         } else {
-            bad(format!("{opt}: score must be a whole number of centipawns, got {x}"))
+            bad(format!(
+                "{opt}: score must be a whole number of centipawns, got {x}"
+            ))
         }
     };
     let mut adjudication = Adjudication {
@@ -348,7 +368,13 @@ mod tests {
         assert_eq!(c.engines[0].name, "x");
         assert_eq!(c.engines[1].name, "b");
         assert_eq!(c.games, 10);
-        assert_eq!(c.game.tc, TimeControl::Clock { base_ms: 90_000, inc_ms: 500 });
+        assert_eq!(
+            c.game.tc,
+            TimeControl::Clock {
+                base_ms: 90_000,
+                inc_ms: 500
+            }
+        );
         assert_eq!(c.concurrency, 3);
         assert_eq!(c.openings, OpeningSource::Random { plies: 6, seed: 9 });
         assert!(c.repeat);
@@ -368,13 +394,16 @@ mod tests {
         assert_eq!(c.engines[1].name, "b");
         let c = parse(&args("--engine cmd=a --engine cmd=a --depth 3")).unwrap();
         assert_eq!(c.game.tc, TimeControl::Depth(3));
-        assert_eq!((c.engines[0].name.as_str(), c.engines[1].name.as_str()), ("a", "a-2"));
+        assert_eq!(
+            (c.engines[0].name.as_str(), c.engines[1].name.as_str()),
+            ("a", "a-2")
+        );
     }
 
     #[test]
     fn bad_options_have_reasons() {
         assert!(err(&format!("{TWO} --tc 10 --bogus")).contains("--bogus"));
-        assert!(err(&format!("{TWO}")).contains("exactly one of"));
+        assert!(err(TWO).contains("exactly one of"));
         assert!(err(&format!("{TWO} --tc 10 --st 1")).contains("exactly one of"));
         assert!(err(&format!("{TWO} --tc ten")).contains("bad time"));
         assert!(err(&format!("{TWO} --nodes 0")).contains("--nodes"));
@@ -386,12 +415,17 @@ mod tests {
         assert!(err(&format!("{TWO} --tc 10 --sprt elo0=0,elo1=x")).contains("not a number"));
         assert!(err(&format!("{TWO} --tc 10 --sprt elo0=0,elo1=5,gamma=1")).contains("gamma"));
         assert!(err(&format!("{TWO} --tc 10 --resign movecount=3")).contains("missing score"));
-        assert!(err(&format!("{TWO} --tc 10 --draw movenumber=1.5,movecount=2,score=3"))
-            .contains("whole number"));
+        assert!(err(&format!(
+            "{TWO} --tc 10 --draw movenumber=1.5,movecount=2,score=3"
+        ))
+        .contains("whole number"));
         assert!(err(&format!("{TWO} --tc 10 --openings x --random-plies 2")).contains("exclude"));
         assert!(err("--engine name=x --engine cmd=b --tc 10").contains("no cmd="));
         assert!(err(&format!("{TWO} --tc 10 --concurrency 0")).contains("concurrency"));
-        for e in [err(&format!("{TWO} --tc 10 --bogus")), err(&format!("{TWO} --tc x"))] {
+        for e in [
+            err(&format!("{TWO} --tc 10 --bogus")),
+            err(&format!("{TWO} --tc x")),
+        ] {
             assert!(!e.contains('\n'), "{e}");
         }
     }

@@ -235,7 +235,10 @@ impl Engine {
         let deadline = Instant::now() + HANDSHAKE;
         while self.recv(deadline)? != "uciok" {}
         if variant != Variant::Chess {
-            self.send(&format!("setoption name UCI_Variant value {}", variant.name()))?;
+            self.send(&format!(
+                "setoption name UCI_Variant value {}",
+                variant.name()
+            ))?;
         }
         let options = self.spec.options.clone();
         for (name, value) in &options {
@@ -358,6 +361,11 @@ impl Engine {
                 self.send("easy")?;
                 self.send("force")?;
                 if let Some(fen) = fen {
+                    if self.features.get("setboard").map(String::as_str) != Some("1") {
+                        return Err(EngineError::Protocol(
+                            "it cannot start from a FEN (no feature setboard=1)".into(),
+                        ));
+                    }
                     self.send(&format!("setboard {fen}"))?;
                 }
                 self.synced = 0;
@@ -563,7 +571,9 @@ mod tests {
 
     #[test]
     fn features_with_quotes() {
-        let f = parse_features(r#"myname="Fairy-Max 5.0b" usermove=1 variants="normal,plunder"  done=0"#);
+        let f = parse_features(
+            r#"myname="Fairy-Max 5.0b" usermove=1 variants="normal,plunder"  done=0"#,
+        );
         let want = [
             ("myname", "Fairy-Max 5.0b"),
             ("usermove", "1"),
@@ -575,14 +585,26 @@ mod tests {
             assert_eq!((k.as_str(), v.as_str()), (wk, wv));
         }
         assert!(parse_features("").is_empty());
-        assert_eq!(parse_features(r#"x="unterminated"#), vec![("x".into(), "unterminated".into())]);
+        assert_eq!(
+            parse_features(r#"x="unterminated"#),
+            vec![("x".into(), "unterminated".into())]
+        );
     }
 
     #[test]
     fn uci_scores() {
-        assert_eq!(parse_uci_score("info depth 3 score cp -35 nodes 100 pv e2e4"), Some(-35));
-        assert_eq!(parse_uci_score("info depth 3 score mate 2 pv e2e4"), Some(99_997));
-        assert_eq!(parse_uci_score("info depth 3 score mate -1 pv e2e4"), Some(-99_998));
+        assert_eq!(
+            parse_uci_score("info depth 3 score cp -35 nodes 100 pv e2e4"),
+            Some(-35)
+        );
+        assert_eq!(
+            parse_uci_score("info depth 3 score mate 2 pv e2e4"),
+            Some(99_997)
+        );
+        assert_eq!(
+            parse_uci_score("info depth 3 score mate -1 pv e2e4"),
+            Some(-99_998)
+        );
         assert_eq!(parse_uci_score("info string hello"), None);
         assert_eq!(parse_uci_score("info score cp"), None);
     }

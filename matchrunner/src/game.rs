@@ -173,7 +173,10 @@ fn adjudicate(adj: &Adjudication, scores: &[Option<i32>], fullmoves: u32) -> Opt
 /// Plays one game. `white` and `black` must have been started for this
 /// variant; either may be dead afterwards (hung or crashed), and the caller
 /// restarts it.
-#[expect(clippy::too_many_lines, reason = "one linear game loop reads best whole")]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one linear game loop reads best whole"
+)]
 pub fn play_game<P: Position>(
     settings: &GameSettings,
     white: &mut Engine,
@@ -228,7 +231,11 @@ pub fn play_game<P: Position>(
                 EngineError::Timeout(_) => Termination::TimeForfeit,
                 _ => Termination::Abandoned,
             };
-            let why = format!("{} ({}) failed to start the game: {e}", side_name(color), engine.name());
+            let why = format!(
+                "{} ({}) failed to start the game: {e}",
+                side_name(color),
+                engine.name()
+            );
             forfeit(&mut rec, color, t, why);
             return rec;
         }
@@ -328,10 +335,16 @@ pub fn play_game<P: Position>(
         let m = match pos.parse_move(&reply.mv) {
             Ok(m) => m,
             Err(e) => {
-                let shown = if reply.mv.is_empty() { "(none)" } else { &reply.mv };
+                let shown = if reply.mv.is_empty() {
+                    "(none)"
+                } else {
+                    &reply.mv
+                };
                 let why = match e {
                     movegen::MoveError::Syntax(_) => format!("{who} sent a malformed move {shown}"),
-                    movegen::MoveError::Illegal(_) => format!("{who} played an illegal move {shown}"),
+                    movegen::MoveError::Illegal(_) => {
+                        format!("{who} played an illegal move {shown}")
+                    }
                 };
                 forfeit(&mut rec, side, Termination::RulesInfraction, why);
                 return rec;
@@ -341,7 +354,11 @@ pub fn play_game<P: Position>(
         rec.moves.push(m.to_string());
         keys.push(pos.key());
         pos.make(m);
-        scores.push(reply.score.map(|s| if side == Color::White { s } else { -s }));
+        scores.push(
+            reply
+                .score
+                .map(|s| if side == Color::White { s } else { -s }),
+        );
     }
 }
 
@@ -366,8 +383,14 @@ mod tests {
             maxmoves: None,
         };
         let s = |v: &[i32]| v.iter().map(|&x| Some(x)).collect::<Vec<_>>();
-        assert_eq!(adjudicate(&adj, &s(&[700, 650, 601, 900]), 10), Some(GameResult::WhiteWins));
-        assert_eq!(adjudicate(&adj, &s(&[0, -700, -650, -601, -900]), 10), Some(GameResult::BlackWins));
+        assert_eq!(
+            adjudicate(&adj, &s(&[700, 650, 601, 900]), 10),
+            Some(GameResult::WhiteWins)
+        );
+        assert_eq!(
+            adjudicate(&adj, &s(&[0, -700, -650, -601, -900]), 10),
+            Some(GameResult::BlackWins)
+        );
         // One engine disagrees in the window.
         assert_eq!(adjudicate(&adj, &s(&[700, 650, 599, 900]), 10), None);
         assert_eq!(adjudicate(&adj, &s(&[700, 650, 900]), 10), None);

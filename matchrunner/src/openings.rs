@@ -182,8 +182,14 @@ mod tests {
             ops[1].fen.as_deref(),
             Some("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
         );
-        assert_eq!(ops[2].fen.as_deref(), Some("4k3/8/8/8/8/8/8/4K2R w K - 0 1"));
-        assert_eq!(ops[3].fen.as_deref(), Some("4k3/8/8/8/8/8/8/4K2R w K - 7 40"));
+        assert_eq!(
+            ops[2].fen.as_deref(),
+            Some("4k3/8/8/8/8/8/8/4K2R w K - 0 1")
+        );
+        assert_eq!(
+            ops[3].fen.as_deref(),
+            Some("4k3/8/8/8/8/8/8/4K2R w K - 7 40")
+        );
     }
 
     #[test]

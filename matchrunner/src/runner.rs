@@ -145,11 +145,17 @@ pub fn tc_tag(tc: TimeControl) -> String {
 
 fn start_pair(cfg: &MatchConfig) -> Result<[Engine; 2], String> {
     let v = cfg.game.variant;
-    let a = Engine::start(&cfg.engines[0], v)
-        .map_err(|e| format!("engine {}: {e}", cfg.engines[0].name))?;
-    let b = Engine::start(&cfg.engines[1], v)
-        .map_err(|e| format!("engine {}: {e}", cfg.engines[1].name))?;
-    Ok([a, b])
+    let start = |spec: &EngineSpec| {
+        Engine::start(spec, v).map_err(|e| format!("engine {}: {e}", spec.name))
+    };
+    // In parallel: start-up (table building, network loading) can be slow.
+    let (a, b) = std::thread::scope(|s| {
+        let b = s.spawn(|| start(&cfg.engines[1]));
+        let a = start(&cfg.engines[0]);
+        (a, b.join())
+    });
+    let b = b.map_err(|_| "engine start-up thread panicked".to_string())?;
+    Ok([a?, b?])
 }
 
 /// Runs the match for the rules `P`.
@@ -157,7 +163,10 @@ fn start_pair(cfg: &MatchConfig) -> Result<[Engine; 2], String> {
 /// # Errors
 /// [`RunError::Config`] for bad openings or files, [`RunError::Runtime`]
 /// when an engine cannot be started (or restarted after a forfeit).
-#[expect(clippy::too_many_lines, reason = "setup, workers and tally in one place")]
+#[expect(
+    clippy::too_many_lines,
+    reason = "setup, workers and tally in one place"
+)]
 pub fn run_match<P: Position>(cfg: &MatchConfig) -> Result<Summary, RunError> {
     let variant = P::VARIANT;
     if cfg.game.variant != variant {
@@ -192,7 +201,10 @@ pub fn run_match<P: Position>(cfg: &MatchConfig) -> Result<Summary, RunError> {
         None => None,
     };
     let header = PgnHeader {
-        event: format!("volkhv match {} vs {}", cfg.engines[0].name, cfg.engines[1].name),
+        event: format!(
+            "volkhv match {} vs {}",
+            cfg.engines[0].name, cfg.engines[1].name
+        ),
         site: "volkhv".into(),
         date: today(),
         time_control: tc_tag(cfg.game.tc),
@@ -231,9 +243,17 @@ pub fn run_match<P: Position>(cfg: &MatchConfig) -> Result<Summary, RunError> {
                         }
                         // Colours alternate by game: in a pair the first
                         // engine has white, then black, on one opening.
-                        let a_color = if index % 2 == 0 { Color::White } else { Color::Black };
+                        let a_color = if index % 2 == 0 {
+                            Color::White
+                        } else {
+                            Color::Black
+                        };
                         let [a, b] = &mut pair;
-                        let (w, bl) = if a_color == Color::White { (a, b) } else { (b, a) };
+                        let (w, bl) = if a_color == Color::White {
+                            (a, b)
+                        } else {
+                            (b, a)
+                        };
                         let record = play_game::<P>(&cfg.game, w, bl, &opening, index + 1);
                         if tx
                             .send(Msg::Game {
@@ -312,7 +332,8 @@ pub fn run_match<P: Position>(cfg: &MatchConfig) -> Result<Summary, RunError> {
                     );
                     if let Some(s) = &cfg.sprt {
                         let llr = tally.llr(s, cfg.repeat);
-                        let _ = write!(line, " | LLR {llr:.2} [{:.2}, {:.2}]", s.lower(), s.upper());
+                        let _ =
+                            write!(line, " | LLR {llr:.2} [{:.2}, {:.2}]", s.lower(), s.upper());
                         if let Some(v) = s.verdict(llr) {
                             verdict = Some(v);
                             stop.store(true, Ordering::Relaxed);
@@ -353,9 +374,17 @@ fn summary_text(cfg: &MatchConfig, t: &Tally, verdict: Option<Verdict>) -> Strin
         cfg.game.variant,
         tc_tag(cfg.game.tc),
         n,
-        if cfg.repeat { ", openings repeated" } else { "" }
+        if cfg.repeat {
+            ", openings repeated"
+        } else {
+            ""
+        }
     );
-    let pct = if n == 0 { 0.0 } else { 100.0 * points / f64::from(n) };
+    let pct = if n == 0 {
+        0.0
+    } else {
+        100.0 * points / f64::from(n)
+    };
     let _ = writeln!(
         s,
         "Games: {n}, Wins: {}, Draws: {}, Losses: {}, Points: {points:.1} ({pct:.2}%)",

@@ -97,7 +97,9 @@ mod tests {
         // Knights on b1 and f3 can both reach d2; rooks a1/a3 share a file.
         let got = sans(
             "4k3/1P6/8/8/8/R4N2/4P3/RN2K3 w - - 0 1",
-            &["b1d2", "f3d2", "a1a2", "a3a2", "e2e4", "b7b8q", "b7b8n", "f3g5"],
+            &[
+                "b1d2", "f3d2", "a1a2", "a3a2", "e2e4", "b7b8q", "b7b8n", "f3g5",
+            ],
         );
         assert_eq!(
             got,
@@ -110,7 +112,10 @@ mod tests {
         assert_eq!(got, ["exd6", "O-O", "O-O-O", "Rxa8+"]);
         // Queens a1, e1, e5 all reach c3: the file suffices for a1, the
         // rank for e5, and e1 shares its file with e5 and rank with a1.
-        let got = sans("8/8/7k/4Q3/8/8/8/Q3Q2K w - - 0 1", &["a1c3", "e1c3", "e5c3"]);
+        let got = sans(
+            "8/8/7k/4Q3/8/8/8/Q3Q2K w - - 0 1",
+            &["a1c3", "e1c3", "e5c3"],
+        );
         assert_eq!(got, ["Qac3", "Qe1c3", "Q5c3"]);
     }
 

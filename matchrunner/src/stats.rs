@@ -81,7 +81,12 @@ fn estimate(scores: &[f64], counts: &[f64]) -> Option<EloEstimate> {
         elo: score_to_elo(mu),
         lower,
         upper,
-        error: (upper - lower) / 2.0,
+        // ∞ − ∞ when every game was won or lost: the error is unbounded.
+        error: if lower.is_finite() || upper.is_finite() {
+            (upper - lower) / 2.0
+        } else {
+            f64::INFINITY
+        },
     })
 }
 
@@ -219,7 +224,8 @@ impl Sprt {
         if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
             return Err(format!("elo0 ({elo0}) must be below elo1 ({elo1})"));
         }
-        if !(alpha > 0.0 && alpha < 1.0) || !(beta > 0.0 && beta < 1.0) || alpha + beta >= 1.0 {
+        let open_unit = |x: f64| x > 0.0 && x < 1.0;
+        if !(open_unit(alpha) && open_unit(beta)) || alpha + beta >= 1.0 {
             return Err(format!(
                 "alpha ({alpha}) and beta ({beta}) must lie in (0, 1) with a sum below 1"
             ));
@@ -267,7 +273,11 @@ impl Sprt {
     #[must_use]
     pub fn llr_pentanomial(&self, pairs: &Pentanomial) -> f64 {
         // A pair's score has half the per-game variance, hence √2 on t.
-        self.llr(&[0.0, 0.25, 0.5, 0.75, 1.0], pairs, std::f64::consts::SQRT_2)
+        self.llr(
+            &[0.0, 0.25, 0.5, 0.75, 1.0],
+            pairs,
+            std::f64::consts::SQRT_2,
+        )
     }
 
     fn llr(&self, scores: &[f64], counts: &[u32], t_factor: f64) -> f64 {
@@ -418,6 +428,8 @@ mod tests {
         assert!(close(e.upper, 57.483_809, 1e-5), "{e:?}");
         assert!(close(e.error, 18.608_956, 1e-5));
         assert!(elo_trinomial(0, 0, 0).is_none());
+        let lost = elo_trinomial(0, 0, 3).unwrap();
+        assert_eq!((lost.elo, lost.error), (f64::NEG_INFINITY, f64::INFINITY));
         let even = elo_trinomial(10, 0, 10).unwrap();
         assert!(close(even.elo, 0.0, 1e-12) && close(even.error, -even.lower, 1e-9));
     }

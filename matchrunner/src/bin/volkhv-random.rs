@@ -11,7 +11,11 @@ use std::io::{BufRead, Write};
 
 /// A random legal move string in the position `fen` (or the start) after
 /// `moves`; `Err` names a bad FEN or move, `Ok(None)` if there is no move.
-fn pick<P: Position>(fen: Option<&str>, moves: &[&str], seed: u64) -> Result<Option<String>, String> {
+fn pick<P: Position>(
+    fen: Option<&str>,
+    moves: &[&str],
+    seed: u64,
+) -> Result<Option<String>, String> {
     let mut pos = match fen {
         Some(f) => P::from_fen(f).map_err(|e| e.to_string())?,
         None => P::startpos(),
@@ -25,21 +29,33 @@ fn pick<P: Position>(fen: Option<&str>, moves: &[&str], seed: u64) -> Result<Opt
     if legal.is_empty() {
         return Ok(None);
     }
-    let mut rng = SplitMix::new(seed ^ pos.key());
+    // The ply count keeps a repeated position from repeating the move, or
+    // random games would mostly end in repetition cycles.
+    let mut rng =
+        SplitMix::new(seed ^ pos.key() ^ (moves.len() as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
     Ok(Some(legal[rng.below(legal.len())].to_string()))
 }
 
 /// The one place that maps a variant to its rules.
-fn pick_for(v: Variant, fen: Option<&str>, moves: &[&str], seed: u64) -> Result<Option<String>, String> {
+fn pick_for(
+    v: Variant,
+    fen: Option<&str>,
+    moves: &[&str],
+    seed: u64,
+) -> Result<Option<String>, String> {
     match v {
         Variant::Chess => pick::<movegen::Chess>(fen, moves, seed),
         // When movegen gains the rules, each arm becomes
         // `Variant::Plunder => pick::<movegen::Plunder>(fen, moves, seed),`.
-        Variant::Plunder | Variant::Tavreli => Err(format!("variant {v} is not available in this build")),
+        Variant::Plunder | Variant::Tavreli => {
+            Err(format!("variant {v} is not available in this build"))
+        }
     }
 }
 
 fn main() {
+    // Build movegen's lazy tables now, not inside the first timed `go`.
+    let _ = movegen::Chess::startpos().count_legal();
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
     let mut variant = Variant::Chess;
