@@ -3,7 +3,7 @@
 use crate::engine::TimeControl;
 use crate::game::{Adjudication, GameSettings};
 use crate::runner::{MatchConfig, OpeningSource};
-use crate::spec::EngineSpec;
+use crate::spec::{EngineSpec, Protocol};
 use crate::stats::{Sprt, SprtModel};
 use clap::Parser;
 use movegen::Variant;
@@ -239,6 +239,24 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, CliError> {
     } else {
         return bad("give exactly one of --tc, --st, --nodes, --depth");
     };
+    // CECP has no node limit, and `st` counts whole seconds.
+    for e in specs.iter().filter(|e| e.protocol == Protocol::Xboard) {
+        match tc {
+            TimeControl::Nodes(_) => {
+                return bad(format!(
+                    "--nodes: xboard engine {} has no node limit",
+                    e.name
+                ))
+            }
+            TimeControl::MoveTime(ms) if ms % 1000 != 0 => {
+                return bad(format!(
+                    "--st: xboard engine {} needs whole seconds per move",
+                    e.name
+                ))
+            }
+            _ => {}
+        }
+    }
     if a.games == 0 {
         return bad("--games must be at least 1");
     }
@@ -422,6 +440,10 @@ mod tests {
         assert!(err(&format!("{TWO} --tc 10 --openings x --random-plies 2")).contains("exclude"));
         assert!(err("--engine name=x --engine cmd=b --tc 10").contains("no cmd="));
         assert!(err(&format!("{TWO} --tc 10 --concurrency 0")).contains("concurrency"));
+        let xb = "--engine cmd=a --engine 'cmd=b proto=xboard'";
+        assert!(err(&format!("{xb} --nodes 5")).contains("no node limit"));
+        assert!(err(&format!("{xb} --st 0.5")).contains("whole seconds"));
+        assert!(parse(&args(&format!("{xb} --st 2"))).is_ok());
         for e in [
             err(&format!("{TWO} --tc 10 --bogus")),
             err(&format!("{TWO} --tc x")),

@@ -124,10 +124,15 @@ enum Msg {
     Fatal(String),
 }
 
+/// `x` without the sign of a negative zero (`-0.00` reads as a loss).
+fn z(x: f64) -> f64 {
+    x + 0.0
+}
+
 fn fmt_elo(e: Option<EloEstimate>) -> String {
     e.map_or_else(
         || "-".to_string(),
-        |e| format!("{:.2} +/- {:.2}", e.elo, e.error),
+        |e| format!("{:.2} +/- {:.2}", z(e.elo), e.error),
     )
 }
 
@@ -394,10 +399,10 @@ fn summary_text(cfg: &MatchConfig, t: &Tally, verdict: Option<Verdict>) -> Strin
         let _ = writeln!(
             s,
             "Elo: {:.2} +/- {:.2}, 95% interval [{:.2}, {:.2}], LOS: {:.2}%, DrawRatio: {:.2}%",
-            e.elo,
+            z(e.elo),
             e.error,
-            e.lower,
-            e.upper,
+            z(e.lower),
+            z(e.upper),
             100.0 * los(t.wins, t.losses),
             100.0 * draw_ratio(t.wins, t.draws, t.losses)
         );

@@ -259,6 +259,73 @@ fn crashed_engine_forfeits() {
 }
 
 #[test]
+fn xboard_dialogue_and_illegal_move() {
+    let log = tmp("xboard.log");
+    let _ = std::fs::remove_file(&log);
+    let book = tmp("xb-book.epd");
+    std::fs::write(&book, "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1\n").unwrap();
+    let pgn = tmp("xboard.pgn");
+    let good = format!("cmd={RANDOM} name=good");
+    let bad = format!(
+        "cmd=sh {} {} name=broken proto=xboard",
+        script("xboard-illegal.sh"),
+        log.display()
+    );
+    let s = run(&[
+        "--engine",
+        &good,
+        "--engine",
+        &bad,
+        "--tc",
+        "3+0.5",
+        "--games",
+        "2",
+        "--openings",
+        book.to_str().unwrap(),
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert_eq!((s.tally.wins, s.tally.losses), (2, 0));
+    let games = read_games(&pgn);
+    for g in &games {
+        check_chess_game(g);
+        assert_eq!(g.tag("Termination"), Some("rules infraction"));
+        assert!(g
+            .comments
+            .last()
+            .unwrap()
+            .ends_with("(broken) played an illegal move e2e5"));
+    }
+    let log = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = log.lines().collect();
+    // Handshake, then per game: new, level, force, setboard, ping.
+    assert_eq!(lines[..2], ["xboard ", "protover 2"]);
+    for want in [
+        "accepted myname",
+        "accepted usermove",
+        "accepted done",
+        "new ",
+        "level 0 0:03 0.5",
+        "post ",
+        "force ",
+        "setboard 4k3/8/8/8/8/8/4P3/4K3 b - - 0 1",
+        "time 300",
+        "otim 300",
+        "go ",
+    ] {
+        assert!(lines.contains(&want), "{want:?} not sent: {lines:?}");
+    }
+    // In the game where the broken engine is white, black's first move
+    // reaches it as `usermove` before its `go`.
+    let user = lines
+        .iter()
+        .position(|l| l.starts_with("usermove "))
+        .expect("a usermove");
+    assert_eq!(lines[user + 1], "time 300");
+    assert!(lines.iter().all(|l| !l.starts_with("variant")));
+}
+
+#[test]
 fn fairymax_over_xboard() {
     let fairymax = "/usr/games/fairymax";
     if !Path::new(fairymax).exists() {
