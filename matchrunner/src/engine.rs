@@ -26,6 +26,8 @@ pub enum EngineError {
     Timeout(String),
     /// It could not be started or broke the protocol.
     Protocol(String),
+    /// It resigned (XBoard `resign`).
+    Resigned,
 }
 
 impl std::fmt::Display for EngineError {
@@ -34,6 +36,7 @@ impl std::fmt::Display for EngineError {
             EngineError::Crashed(s) => write!(f, "crashed: {s}"),
             EngineError::Timeout(s) => write!(f, "timed out: {s}"),
             EngineError::Protocol(s) => write!(f, "protocol error: {s}"),
+            EngineError::Resigned => write!(f, "resigned"),
         }
     }
 }
@@ -204,9 +207,20 @@ impl Engine {
 
     /// The next line before `deadline`. On timeout the engine is killed.
     fn recv(&mut self, deadline: Instant) -> Result<String, EngineError> {
+        match self.recv_or_none(deadline)? {
+            Some(l) => Ok(l),
+            None => {
+                self.kill();
+                Err(EngineError::Timeout("no reply in time".into()))
+            }
+        }
+    }
+
+    /// The next line before `deadline`, `None` on timeout (engine left alone).
+    fn recv_or_none(&mut self, deadline: Instant) -> Result<Option<String>, EngineError> {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.rx.recv_timeout(wait) {
-            Ok(Msg::Line(l)) => Ok(l),
+            Ok(Msg::Line(l)) => Ok(Some(l)),
             Ok(Msg::Eof) | Err(RecvTimeoutError::Disconnected) => {
                 self.dead = true;
                 let status = self.child.try_wait().ok().flatten();
@@ -215,10 +229,7 @@ impl Engine {
                     None => "its output ended".into(),
                 }))
             }
-            Err(RecvTimeoutError::Timeout) => {
-                self.kill();
-                Err(EngineError::Timeout("no reply in time".into()))
-            }
+            Err(RecvTimeoutError::Timeout) => Ok(None),
         }
     }
 
@@ -251,18 +262,18 @@ impl Engine {
         self.send("xboard")?;
         self.send("protover 2")?;
         // v2 engines announce features and end with done=1; done=0 asks
-        // for more time. A v1 engine stays silent.
+        // for more time. Without done=0, silence for two seconds means the
+        // engine has said all it will (v1 engines say nothing): go on with
+        // the defaults, as the protocol prescribes.
         let mut deadline = Instant::now() + PROTOVER_GRACE;
         loop {
-            let line = match self.recv(deadline) {
-                Ok(l) => l,
-                Err(EngineError::Timeout(_)) if !self.features.contains_key("done") => {
-                    return Err(EngineError::Protocol(
-                        "no `feature done=1` after `protover 2` (CECP v1 engines are not supported)"
-                            .into(),
-                    ));
+            let line = if self.features.get("done").map(String::as_str) == Some("0") {
+                self.recv(deadline)?
+            } else {
+                match self.recv_or_none(deadline)? {
+                    Some(l) => l,
+                    None => break,
                 }
-                Err(e) => return Err(e),
             };
             let Some(rest) = line.strip_prefix("feature ") else {
                 continue;
@@ -474,6 +485,21 @@ impl Engine {
             let line = self.recv(deadline)?;
             let mut words = line.split_whitespace();
             match words.next() {
+                Some("resign") => return Err(EngineError::Resigned),
+                Some(w) if w.starts_with("Illegal") => {
+                    // It refused a move the arbiter found legal: its rules
+                    // differ, so nothing it plays from here can be trusted.
+                    self.kill();
+                    return Err(EngineError::Protocol(format!(
+                        "rejected a legal move: {line}"
+                    )));
+                }
+                Some("1-0" | "0-1" | "1/2-1/2") => {
+                    self.kill();
+                    return Err(EngineError::Protocol(format!(
+                        "claimed a result the arbiter does not see: {line}"
+                    )));
+                }
                 Some("move") => {
                     let mv = words.next().unwrap_or("").to_string();
                     // Back to force mode so it neither plays on nor ponders.

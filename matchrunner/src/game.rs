@@ -318,6 +318,15 @@ pub fn play_game<P: Position>(
                 forfeit(&mut rec, side, Termination::TimeForfeit, why);
                 return rec;
             }
+            Err(EngineError::Resigned) => {
+                forfeit(
+                    &mut rec,
+                    side,
+                    Termination::Normal,
+                    format!("{who} resigns"),
+                );
+                return rec;
+            }
             Err(e @ (EngineError::Crashed(_) | EngineError::Protocol(_))) => {
                 forfeit(&mut rec, side, Termination::Abandoned, format!("{who} {e}"));
                 return rec;

@@ -336,7 +336,7 @@ pub fn run_match<P: Position>(cfg: &MatchConfig) -> Result<Summary, RunError> {
                         fmt_elo(tally.elo(cfg.repeat)),
                     );
                     if let Some(s) = &cfg.sprt {
-                        let llr = tally.llr(s, cfg.repeat);
+                        let llr = z(tally.llr(s, cfg.repeat));
                         let _ =
                             write!(line, " | LLR {llr:.2} [{:.2}, {:.2}]", s.lower(), s.upper());
                         if let Some(v) = s.verdict(llr) {
@@ -416,7 +416,7 @@ fn summary_text(cfg: &MatchConfig, t: &Tally, verdict: Option<Verdict>) -> Strin
         );
     }
     if let Some(sp) = &cfg.sprt {
-        let llr = t.llr(sp, cfg.repeat);
+        let llr = z(t.llr(sp, cfg.repeat));
         let _ = writeln!(
             s,
             "SPRT ({}Elo [{}, {}], alpha {}, beta {}): LLR {llr:.2}, bounds [{:.2}, {:.2}] - {}",
