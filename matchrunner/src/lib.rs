@@ -23,28 +23,53 @@ pub mod san;
 pub mod spec;
 pub mod stats;
 
-use movegen::Variant;
+use movegen::{Position, Variant};
 use runner::{run_match, MatchConfig, RunError, Summary};
 use std::process::ExitCode;
 
-/// Runs the match for the configured variant: the one place that maps a
-/// [`Variant`] to its rules type.
+/// Work that needs the rules of one variant as a type (`P: Position`).
+pub trait WithRules {
+    /// What the work returns.
+    type Output;
+    /// Does the work with the rules `P`.
+    fn run<P: Position>(self) -> Self::Output;
+}
+
+/// Runs `work` with the rules of `variant`: the one place in the crate (and
+/// in `volkhv-random`) that maps a [`Variant`] to its rules type.
 ///
 /// # Errors
-/// [`RunError`] as [`run_match`] reports it, or for a variant whose rules
-/// this build lacks.
-pub fn run(cfg: &MatchConfig) -> Result<Summary, RunError> {
-    match cfg.game.variant {
-        Variant::Chess => run_match::<movegen::Chess>(cfg),
+/// A sentence if this build lacks the variant's rules.
+pub fn with_rules<W: WithRules>(variant: Variant, work: W) -> Result<W::Output, String> {
+    match variant {
+        Variant::Chess => Ok(work.run::<movegen::Chess>()),
         // When movegen gains the rules, each arm becomes
-        // `Variant::Plunder => run_match::<movegen::Plunder>(cfg),`.
-        Variant::Plunder => Err(not_available(Variant::Plunder)),
-        Variant::Tavreli => Err(not_available(Variant::Tavreli)),
+        // `Variant::Plunder => Ok(work.run::<movegen::Plunder>()),`.
+        Variant::Plunder => Err(not_available(variant)),
+        Variant::Tavreli => Err(not_available(variant)),
     }
 }
 
-fn not_available(v: Variant) -> RunError {
-    RunError::Config(format!("variant {v} is not available in this build"))
+fn not_available(v: Variant) -> String {
+    format!("variant {v} is not available in this build")
+}
+
+struct Match<'a>(&'a MatchConfig);
+
+impl WithRules for Match<'_> {
+    type Output = Result<Summary, RunError>;
+    fn run<P: Position>(self) -> Self::Output {
+        run_match::<P>(self.0)
+    }
+}
+
+/// Runs the match for the configured variant.
+///
+/// # Errors
+/// [`RunError`] as [`run_match`] reports it; [`RunError::Config`] for a
+/// variant whose rules this build lacks.
+pub fn run(cfg: &MatchConfig) -> Result<Summary, RunError> {
+    with_rules(cfg.game.variant, Match(cfg)).map_err(RunError::Config)?
 }
 
 /// `volkhv match ARGS…` (the arguments after the word `match`): exit code

@@ -144,6 +144,16 @@ impl PgnGame {
     /// # Errors
     /// The first move that is not legal.
     pub fn replay<P: Position>(&self) -> Result<P, String> {
+        self.replay_with_history().map(|(pos, _)| pos)
+    }
+
+    /// As [`PgnGame::replay`], also returning the keys of the positions
+    /// before the final one (oldest first), as [`movegen::status`] wants.
+    ///
+    /// # Errors
+    /// The first move that is not legal.
+    pub fn replay_with_history<P: Position>(&self) -> Result<(P, Vec<u64>), String> {
+        let mut keys = Vec::with_capacity(self.moves.len());
         let mut pos = match self.tag("FEN") {
             Some(f) => P::from_fen(f).map_err(|e| format!("FEN tag: {e}"))?,
             None => P::startpos(),
@@ -155,9 +165,10 @@ impl PgnGame {
                 pos.parse_move(t).ok()
             };
             let m = m.ok_or_else(|| format!("ply {}: {t:?} is not legal", i + 1))?;
+            keys.push(pos.key());
             pos.make(m);
         }
-        Ok(pos)
+        Ok((pos, keys))
     }
 }
 

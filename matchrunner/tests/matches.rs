@@ -4,8 +4,8 @@
 
 use matchrunner::cli;
 use matchrunner::pgn::{read_pgn, PgnGame};
-use matchrunner::runner::Summary;
-use matchrunner::san::parse_san;
+use matchrunner::runner::{RunError, Summary};
+use matchrunner::WithRules;
 use movegen::{status, Chess, Position};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -33,25 +33,18 @@ fn run(args: &[&str]) -> Summary {
     matchrunner::run(&cfg).expect("the match runs")
 }
 
-/// Replays a chess game from its PGN with key history and checks that the
-/// final position really ends the game as the tags say.
-fn check_chess_game(g: &PgnGame) {
-    let mut pos = match g.tag("FEN") {
-        Some(f) => {
-            assert_eq!(g.tag("SetUp"), Some("1"));
-            Chess::from_fen(f).unwrap()
-        }
-        None => Chess::startpos(),
-    };
-    let mut keys = Vec::new();
-    for (i, t) in g.moves.iter().enumerate() {
-        let m = parse_san(&pos, t).unwrap_or_else(|| panic!("ply {} {t} illegal in {g:?}", i + 1));
-        keys.push(pos.key());
-        pos.make(m);
+/// Replays a game from its PGN with key history and checks that the final
+/// position really ends the game as the tags say.
+fn check_game<P: Position>(g: &PgnGame) {
+    if g.tag("FEN").is_some() {
+        assert_eq!(g.tag("SetUp"), Some("1"));
     }
+    let (pos, keys) = g
+        .replay_with_history::<P>()
+        .unwrap_or_else(|e| panic!("{e} in {g:?}"));
     assert_eq!(g.tag("PlyCount"), Some(g.moves.len().to_string().as_str()));
     assert_eq!(g.tag("Result"), Some(g.result.as_str()));
-    assert_eq!(g.tag("Variant"), Some("chess"));
+    assert_eq!(g.tag("Variant"), Some(P::VARIANT.name()));
     for t in [
         "Event",
         "Site",
@@ -72,6 +65,21 @@ fn check_chess_game(g: &PgnGame) {
             g.comments.last().map(String::as_str),
             Some(outcome.reason())
         );
+    }
+}
+
+fn check_chess_game(g: &PgnGame) {
+    check_game::<Chess>(g);
+}
+
+struct CheckAll<'a>(&'a [PgnGame]);
+
+impl WithRules for CheckAll<'_> {
+    type Output = ();
+    fn run<P: Position>(self) {
+        for g in self.0 {
+            check_game::<P>(g);
+        }
     }
 }
 
@@ -136,6 +144,60 @@ fn random_vs_random_chess_with_repeated_random_openings() {
         )
         .sum();
     assert_eq!(r1_points, 2 * s.tally.wins + s.tally.draws);
+}
+
+/// volkhv-random against itself at one node in every variant this build
+/// has rules for (the others are skipped with a note).
+#[test]
+fn random_self_play_in_every_variant() {
+    for variant in movegen::Variant::ALL {
+        let pgn = tmp(&format!("self-{variant}.pgn"));
+        let e = format!("cmd={RANDOM} name=r option.Seed=3");
+        let args: Vec<String> = [
+            "--variant",
+            variant.name(),
+            "--engine",
+            &e,
+            "--engine",
+            &e,
+            "--nodes",
+            "1",
+            "--games",
+            "2",
+            "--repeat",
+            "--random-plies",
+            "4",
+            "--maxmoves",
+            "80",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ]
+        .iter()
+        .map(|s| (*s).to_string())
+        .collect();
+        let cfg = cli::parse(&args).unwrap();
+        match matchrunner::run(&cfg) {
+            Err(RunError::Config(m)) if m.contains("not available in this build") => {
+                assert_ne!(variant, movegen::Variant::Chess);
+                eprintln!("note: {variant} skipped: {m}");
+            }
+            Err(e) => panic!("{variant}: {e:?}"),
+            Ok(s) => {
+                assert_eq!(s.tally.games(), 2);
+                let games = read_games(&pgn);
+                assert_eq!(games.len(), 2);
+                matchrunner::with_rules(variant, CheckAll(&games)).unwrap();
+                for g in &games {
+                    let t = g.tag("Termination").unwrap();
+                    assert!(
+                        t == "normal" || t == "adjudication",
+                        "{variant}: {t} {:?}",
+                        g.comments
+                    );
+                }
+            }
+        }
+    }
 }
 
 #[test]
@@ -452,7 +514,7 @@ fn bad_options_exit_2_with_one_line() {
         (
             vec![
                 "--variant",
-                "tavreli",
+                "shogi",
                 "--engine",
                 &e,
                 "--engine",
@@ -460,7 +522,7 @@ fn bad_options_exit_2_with_one_line() {
                 "--nodes",
                 "1",
             ],
-            "not available in this build",
+            "\"shogi\": expected chess, plunder or tavreli",
         ),
     ] {
         let (code, err) = exit(&args);

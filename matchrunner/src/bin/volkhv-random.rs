@@ -6,6 +6,7 @@
 //! position, so runs are reproducible.
 
 use matchrunner::openings::SplitMix;
+use matchrunner::WithRules;
 use movegen::{MoveList, Position, Variant};
 use std::io::{BufRead, Write};
 
@@ -36,20 +37,16 @@ fn pick<P: Position>(
     Ok(Some(legal[rng.below(legal.len())].to_string()))
 }
 
-/// The one place that maps a variant to its rules.
-fn pick_for(
-    v: Variant,
-    fen: Option<&str>,
-    moves: &[&str],
+struct Pick<'a> {
+    fen: Option<&'a str>,
+    moves: &'a [&'a str],
     seed: u64,
-) -> Result<Option<String>, String> {
-    match v {
-        Variant::Chess => pick::<movegen::Chess>(fen, moves, seed),
-        // When movegen gains the rules, each arm becomes
-        // `Variant::Plunder => pick::<movegen::Plunder>(fen, moves, seed),`.
-        Variant::Plunder | Variant::Tavreli => {
-            Err(format!("variant {v} is not available in this build"))
-        }
+}
+
+impl WithRules for Pick<'_> {
+    type Output = Result<Option<String>, String>;
+    fn run<P: Position>(self) -> Self::Output {
+        pick::<P>(self.fen, self.moves, self.seed)
     }
 }
 
@@ -120,7 +117,12 @@ fn main() {
             Some("go") => {
                 let ms: Vec<&str> = moves.iter().map(String::as_str).collect();
                 let s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ game;
-                match pick_for(variant, fen.as_deref(), &ms, s) {
+                let work = Pick {
+                    fen: fen.as_deref(),
+                    moves: &ms,
+                    seed: s,
+                };
+                match matchrunner::with_rules(variant, work).and_then(|r| r) {
                     Ok(Some(m)) => format!("info depth 1 score cp 0 nodes 1\nbestmove {m}"),
                     Ok(None) => "bestmove (none)".to_string(),
                     Err(e) => format!("info string {e}\nbestmove (none)"),
