@@ -311,6 +311,63 @@ fn hung_engine_forfeits_on_time_and_is_killed() {
     assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
 }
 
+/// A slow engine (300 ms a move) at 1 s + 0: its fourth move finds under
+/// 0.1 s left (plus the 0.1 s margin), so it loses on time there; with a
+/// 0.3 s increment the same engine never runs short.
+#[test]
+fn clocks_count_down_and_increments_refill_them() {
+    let pgn = tmp("clock.pgn");
+    let fast = format!("cmd={RANDOM} name=fast");
+    let slow = format!("cmd={RANDOM} name=slow option.Delay=300");
+    let s = run(&[
+        "--engine",
+        &fast,
+        "--engine",
+        &slow,
+        "--tc",
+        "1+0",
+        "--games",
+        "2",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert_eq!((s.tally.wins, s.tally.losses), (2, 0), "{}", s.text);
+    for g in &read_games(&pgn) {
+        check_chess_game(g);
+        assert_eq!(g.tag("Termination"), Some("time forfeit"));
+        let slow_white = g.tag("White") == Some("slow");
+        // Three moves of the slow engine were on time, the fourth was not.
+        assert_eq!(g.moves.len(), if slow_white { 6 } else { 7 }, "{g:?}");
+        // What was left: 1 s − 3 × (≥ 0.3 s), plus the 0.1 s margin.
+        let c = g.comments.last().unwrap();
+        let secs: f64 = c
+            .strip_prefix(if slow_white { "White" } else { "Black" })
+            .and_then(|r| r.strip_prefix(" (slow) did not reply within "))
+            .and_then(|r| r.split(' ').next())
+            .and_then(|x| x.parse().ok())
+            .unwrap_or_else(|| panic!("{c}"));
+        assert!(secs > 0.1 && secs <= 0.2, "{c}");
+    }
+    let s = run(&[
+        "--engine",
+        &fast,
+        "--engine",
+        &slow,
+        "--tc",
+        "1+0.3",
+        "--games",
+        "2",
+        "--maxmoves",
+        "8",
+    ]);
+    assert_eq!(
+        (s.tally.wins, s.tally.draws, s.tally.losses),
+        (0, 2, 0),
+        "{}",
+        s.text
+    );
+}
+
 #[test]
 fn crashed_engine_forfeits() {
     forfeits(

@@ -1,7 +1,8 @@
 //! `volkhv-random`: a tiny UCI engine that plays a seeded random legal move,
 //! so the match runner's tests need no real engine.
 //!
-//! Options: `UCI_Variant` (chess, plunder, tavreli) and `Seed`. The move is a
+//! Options: `UCI_Variant` (chess, plunder, tavreli), `Seed`, and `Delay`
+//! (milliseconds to wait before each move, to test clocks). The move is a
 //! function of the seed, the game number (counted by `ucinewgame`) and the
 //! position, so runs are reproducible.
 
@@ -57,6 +58,7 @@ fn main() {
     let mut out = std::io::stdout();
     let mut variant = Variant::Chess;
     let mut seed = 0u64;
+    let mut delay = std::time::Duration::ZERO;
     let mut game = 0u64;
     let mut fen: Option<String> = None;
     let mut moves: Vec<String> = Vec::new();
@@ -66,7 +68,8 @@ fn main() {
         let reply = match words.first().copied() {
             Some("uci") => "id name volkhv-random\nid author Volkhv developers\n\
                  option name UCI_Variant type combo default chess var chess var plunder var tavreli\n\
-                 option name Seed type spin default 0 min 0 max 2147483647\nuciok"
+                 option name Seed type spin default 0 min 0 max 2147483647\n\
+                 option name Delay type spin default 0 min 0 max 100000\nuciok"
                 .to_string(),
             Some("isready") => "readyok".to_string(),
             Some("ucinewgame") => {
@@ -88,6 +91,13 @@ fn main() {
                                     String::new()
                                 }
                                 None => format!("info string unknown variant {value}"),
+                            },
+                            "Delay" => match value.parse() {
+                                Ok(ms) => {
+                                    delay = std::time::Duration::from_millis(ms);
+                                    String::new()
+                                }
+                                Err(_) => format!("info string bad delay {value}"),
                             },
                             "Seed" => match value.parse() {
                                 Ok(s) => {
@@ -115,6 +125,8 @@ fn main() {
                 String::new()
             }
             Some("go") => {
+                // A slow engine on demand, for tests of the runner's clocks.
+                std::thread::sleep(delay);
                 let ms: Vec<&str> = moves.iter().map(String::as_str).collect();
                 let s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ game;
                 let work = Pick {
