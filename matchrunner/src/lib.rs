@@ -2,7 +2,7 @@
 //!
 //! General tools (cutechess-cli, fastchess) cannot referee PlunderChess or
 //! Tavreli, so the runner validates every move with movegen's
-//! [`Position`](movegen::Position) implementations, keeps the clocks, ends
+//! [`Position`] implementations, keeps the clocks, ends
 //! games by the rules of RULES.md, and computes Elo/SPRT statistics as
 //! fastchess and OpenBench do.
 //!
