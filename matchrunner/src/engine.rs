@@ -521,6 +521,9 @@ impl Engine {
     /// Asks the engine to quit, then makes sure it is gone.
     pub fn quit(&mut self) {
         if self.dead {
+            // Reap it (a crashed engine may not have been waited for).
+            let _ = self.child.kill();
+            let _ = self.child.wait();
             return;
         }
         let _ = self.send("quit");

@@ -184,10 +184,7 @@ impl EngineSpec {
         let Some(cmd) = cmd else {
             return Err(format!("no cmd= in engine {s:?}"));
         };
-        let name = name.unwrap_or_else(|| {
-            let prog = cmd.last().map_or("engine", String::as_str);
-            prog.rsplit('/').next().unwrap_or(prog).to_string()
-        });
+        let name = name.unwrap_or_else(|| default_name(&cmd));
         Ok(EngineSpec {
             cmd,
             name,
@@ -195,6 +192,24 @@ impl EngineSpec {
             dir,
             options,
         })
+    }
+}
+
+/// The program's file name, or the script's when the program is an
+/// interpreter (`sh engine.sh` is "engine.sh").
+fn default_name(cmd: &[String]) -> String {
+    let base = |w: &str| w.rsplit('/').next().unwrap_or(w).to_string();
+    let prog = cmd
+        .first()
+        .map_or_else(|| "engine".to_string(), |p| base(p));
+    let interpreters = [
+        "sh", "bash", "dash", "python", "python3", "perl", "node", "wine",
+    ];
+    match cmd.get(1) {
+        Some(script) if interpreters.contains(&prog.as_str()) && !script.starts_with('-') => {
+            base(script)
+        }
+        _ => prog,
     }
 }
 
@@ -243,6 +258,8 @@ mod tests {
         assert_eq!(e.cmd, vec!["sh", "tests/engines/hang.sh"]);
         assert_eq!(e.name, "hang.sh");
         assert_eq!(e.protocol, Protocol::Xboard);
+        let e = EngineSpec::parse("cmd='/opt/bin/volkhv --threads 2'").unwrap();
+        assert_eq!(e.name, "volkhv");
         assert!(EngineSpec::parse("name=x").unwrap_err().contains("no cmd="));
         assert!(EngineSpec::parse("cmd=x proto=ucci")
             .unwrap_err()
