@@ -410,6 +410,41 @@ fn xboard_engine_without_done_that_resigns() {
 }
 
 #[test]
+fn xboard_engine_rejecting_legal_moves_forfeits() {
+    let pgn = tmp("reject.pgn");
+    let good = format!("cmd={RANDOM} name=good");
+    let bad = format!(
+        "cmd=sh {} name=broken proto=xboard",
+        script("xboard-reject.sh")
+    );
+    let s = run(&[
+        "--engine",
+        &good,
+        "--engine",
+        &bad,
+        "--st",
+        "1",
+        "--games",
+        "2",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert_eq!((s.tally.wins, s.tally.losses), (2, 0));
+    for g in &read_games(&pgn) {
+        check_chess_game(g);
+        assert_eq!(g.tag("Termination"), Some("abandoned"));
+        let c = g.comments.last().unwrap();
+        assert!(
+            c.contains("(broken) protocol error: rejected a legal move: Illegal move: "),
+            "{c}"
+        );
+        // As white it played e4 and failed on its second move.
+        let broken_white = g.tag("White") == Some("broken");
+        assert_eq!(g.moves.len(), if broken_white { 2 } else { 1 }, "{g:?}");
+    }
+}
+
+#[test]
 fn xboard_dialogue_and_illegal_move() {
     let log = tmp("xboard.log");
     let _ = std::fs::remove_file(&log);
