@@ -510,6 +510,35 @@ mod tests {
         }
     }
 
+    /// Typical match-sized inputs, against a separate Python implementation
+    /// of the same MLE (its own bisection, 200 fixed-point rounds).
+    #[test]
+    fn llr_matches_python_reimplementation() {
+        let norm = |e0, e1| Sprt::new(e0, e1, 0.05, 0.05, SprtModel::Normalized).unwrap();
+        let logi = |e0, e1| Sprt::new(e0, e1, 0.05, 0.05, SprtModel::Logistic).unwrap();
+        let cases = [
+            (
+                norm(0.0, 5.0).llr_pentanomial(&[5, 20, 40, 25, 10]),
+                0.278_309_634_026_789_9,
+            ),
+            (
+                norm(0.0, 5.0).llr_trinomial(70, 80, 50),
+                0.350_918_009_291_856_07,
+            ),
+            (
+                logi(-5.0, 5.0).llr_trinomial(70, 80, 50),
+                0.959_310_334_908_514_1,
+            ),
+            (
+                logi(0.0, 10.0).llr_pentanomial(&[12, 30, 55, 28, 15]),
+                -0.001_305_323_967_483_729_1,
+            ),
+        ];
+        for (i, (got, want)) in cases.iter().enumerate() {
+            assert!(close(*got, *want, 1e-9), "case {i}: got {got}, want {want}");
+        }
+    }
+
     #[test]
     fn llr_sign_and_empty() {
         let s = Sprt::new(0.0, 5.0, 0.05, 0.05, SprtModel::Normalized).unwrap();
