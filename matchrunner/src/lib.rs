@@ -45,13 +45,9 @@ pub fn with_rules<W: WithRules>(variant: Variant, work: W) -> Result<W::Output, 
         Variant::Chess => Ok(work.run::<movegen::Chess>()),
         // When movegen gains the rules, each arm becomes
         // `Variant::Plunder => Ok(work.run::<movegen::Plunder>()),`.
-        Variant::Plunder => Err(not_available(variant)),
-        Variant::Tavreli => Err(not_available(variant)),
+        Variant::Plunder => Err(format!("variant {variant} is not available in this build")),
+        Variant::Tavreli => Err(format!("variant {variant} is not available in this build")),
     }
-}
-
-fn not_available(v: Variant) -> String {
-    format!("variant {v} is not available in this build")
 }
 
 struct Match<'a>(&'a MatchConfig);
