@@ -1,0 +1,101 @@
+//! `volkhv match`: engine-vs-engine matches refereed by movegen.
+//!
+//! General tools (cutechess-cli, fastchess) cannot referee PlunderChess or
+//! Tavreli, so the runner validates every move with movegen's
+//! [`Position`] implementations, keeps the clocks, ends
+//! games by the rules of RULES.md, and computes Elo/SPRT statistics as
+//! fastchess and OpenBench do.
+//!
+//! ```text
+//! volkhv match --variant chess --engine "cmd=./volkhv name=new" \
+//!     --engine "cmd=/usr/games/fairymax name=fairymax proto=xboard" \
+//!     --tc 10+0.1 --games 20 --repeat --random-plies 8 --pgn out.pgn
+//! ```
+#![deny(missing_docs)]
+
+pub mod cli;
+pub mod engine;
+pub mod game;
+pub mod openings;
+pub mod pgn;
+pub mod runner;
+pub mod san;
+pub mod spec;
+pub mod stats;
+
+use movegen::{Position, Variant};
+use runner::{run_match, MatchConfig, RunError, Summary};
+use std::process::ExitCode;
+
+/// Work that needs the rules of one variant as a type (`P: Position`).
+pub trait WithRules {
+    /// What the work returns.
+    type Output;
+    /// Does the work with the rules `P`.
+    fn run<P: Position>(self) -> Self::Output;
+}
+
+/// Runs `work` with the rules of `variant`: the one place in the crate (and
+/// in `volkhv-random`) that maps a [`Variant`] to its rules type.
+///
+/// # Errors
+/// A sentence if this build lacks the variant's rules.
+pub fn with_rules<W: WithRules>(variant: Variant, work: W) -> Result<W::Output, String> {
+    match variant {
+        Variant::Chess => Ok(work.run::<movegen::Chess>()),
+        // When movegen gains the rules, each arm becomes
+        // `Variant::Plunder => Ok(work.run::<movegen::Plunder>()),`.
+        Variant::Plunder => Err(format!("variant {variant} is not available in this build")),
+        Variant::Tavreli => Ok(work.run::<movegen::Tavreli>()),
+    }
+}
+
+struct Match<'a>(&'a MatchConfig);
+
+impl WithRules for Match<'_> {
+    type Output = Result<Summary, RunError>;
+    fn run<P: Position>(self) -> Self::Output {
+        run_match::<P>(self.0)
+    }
+}
+
+/// Runs the match for the configured variant.
+///
+/// # Errors
+/// [`RunError`] as [`run_match`] reports it; [`RunError::Config`] for a
+/// variant whose rules this build lacks.
+pub fn run(cfg: &MatchConfig) -> Result<Summary, RunError> {
+    with_rules(cfg.game.variant, Match(cfg)).map_err(RunError::Config)?
+}
+
+/// `volkhv match ARGS…` (the arguments after the word `match`): exit code
+/// 0 after a match, 2 for bad options (with a one-line reason on stderr),
+/// 1 if an engine fails to start or a file cannot be written.
+#[must_use]
+pub fn run_cli(args: &[String]) -> ExitCode {
+    let cfg = match cli::parse(args) {
+        Ok(c) => c,
+        Err(cli::CliError::Help(text)) => {
+            print!("{text}");
+            return ExitCode::SUCCESS;
+        }
+        Err(cli::CliError::Bad(reason)) => {
+            eprintln!("volkhv match: {reason}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&cfg) {
+        Ok(summary) => {
+            print!("{}", summary.text);
+            ExitCode::SUCCESS
+        }
+        Err(RunError::Config(reason)) => {
+            eprintln!("volkhv match: {reason}");
+            ExitCode::from(2)
+        }
+        Err(RunError::Runtime(reason)) => {
+            eprintln!("volkhv match: {reason}");
+            ExitCode::from(1)
+        }
+    }
+}
