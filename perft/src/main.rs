@@ -6,7 +6,7 @@
 //! ```
 
 use clap::Parser;
-use movegen::{divide, fen::STARTPOS, Chess, Position, Variant};
+use movegen::{divide, fen::STARTPOS, Chess, Plunder, Position, Variant};
 use perft::{count, parse_epd_line};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -77,6 +77,7 @@ fn main() -> ExitCode {
     };
     match variant {
         Variant::Chess => run::<Chess>(&args),
+        Variant::Plunder => run::<Plunder>(&args),
         other => bad_input(&format!("variant {other} is not implemented yet")),
     }
 }
