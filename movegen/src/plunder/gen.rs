@@ -127,7 +127,7 @@ pub(crate) struct Counter(pub u64);
 
 #[inline]
 fn option_count(caps: Bitboard, opts: &Opts) -> u64 {
-    if caps.is_empty() {
+    if (caps & (opts[0] | opts[1] | opts[2] | opts[3] | opts[4])).is_empty() {
         return 0;
     }
     opts.iter().map(|&o| u64::from((caps & o).count())).sum()
@@ -189,7 +189,7 @@ fn opts_for(victims: &Opts, wearer: Role, kept: Option<Role>) -> Opts {
 }
 
 /// Attacks of a non-pawn movement set (N B R Q K) from `sq`.
-#[inline]
+#[inline(always)]
 fn set_attacks(role: Role, sq: Square, occ: Bitboard) -> Bitboard {
     match role {
         Role::Knight => attacks::knight(sq),
@@ -209,6 +209,25 @@ struct Ctx {
     occ: Bitboard,
     king: Square,
     victims: Opts,
+    /// Enemy pieces attacking like a rook / bishop / knight / pawn, vests
+    /// included, and the enemy king's steps.
+    e_rooks: Bitboard,
+    e_bishops: Bitboard,
+    e_knights: Bitboard,
+    e_pawns: Bitboard,
+    e_king: Bitboard,
+}
+
+impl Ctx {
+    /// `true` if the enemy attacks `sq` with occupancy `occ` (cheap tests first).
+    #[inline]
+    fn attacked(&self, sq: Square, occ: Bitboard) -> bool {
+        (attacks::knight(sq) & self.e_knights).nonempty()
+            || (attacks::pawn(self.us, sq) & self.e_pawns).nonempty()
+            || (attacks::king(sq) & self.e_king).nonempty()
+            || (attacks::rook(sq, occ) & self.e_rooks).nonempty()
+            || (attacks::bishop(sq, occ) & self.e_bishops).nonempty()
+    }
 }
 
 impl Plunder {
@@ -222,6 +241,7 @@ impl Plunder {
             // A capture offers the captured type's vest and the vest it wore.
             *v = them & (b.by_role(VEST_ROLES[i]) | self.vests[i]);
         }
+        let v = &self.vests;
         let cx = Ctx {
             us,
             ours,
@@ -229,6 +249,11 @@ impl Plunder {
             occ: ours | them,
             king: b.king(us),
             victims,
+            e_rooks: them & (b.rook_movers() | v[3] | v[4]),
+            e_bishops: them & (b.bishop_movers() | v[2] | v[4]),
+            e_knights: them & (b.by_role(Role::Knight) | v[1]),
+            e_pawns: them & (b.by_role(Role::Pawn) | v[0]),
+            e_king: b.pieces(us.flip(), Role::King),
         };
 
         // Step 1: the king (own steps, vest moves, castling).
@@ -249,11 +274,8 @@ impl Plunder {
         };
 
         // Step 3: pins; vested sliders are snipers too.
-        let v = &self.vests;
-        let rooks = them & (b.rook_movers() | v[3] | v[4]);
-        let bishops = them & (b.bishop_movers() | v[2] | v[4]);
-        let snipers =
-            (attacks::rook(cx.king, them) & rooks) | (attacks::bishop(cx.king, them) & bishops);
+        let snipers = (attacks::rook(cx.king, them) & cx.e_rooks)
+            | (attacks::bishop(cx.king, them) & cx.e_bishops);
         let mut pinned = Bitboard::EMPTY;
         for s in snipers {
             let blockers = attacks::between(cx.king, s) & cx.occ;
@@ -265,20 +287,35 @@ impl Plunder {
         // Step 4: unvested pieces, as in chess.
         let vested = self.vested() & ours;
         let plain = ours - vested;
-        for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-            let pieces = b.pieces(us, role) & plain;
+        let mut plain_pieces = |role: Role, pieces: Bitboard, reach: &dyn Fn(Square) -> Bitboard| {
             if pieces.is_empty() {
-                continue;
+                return;
             }
             let opts = opts_for(&cx.victims, role, None);
             for from in pieces {
-                let mut t = set_attacks(role, from, cx.occ) & target;
+                let mut t = reach(from) & target;
                 if pinned.contains(from) {
                     t &= attacks::line(cx.king, from);
                 }
                 out.piece(from, t - them, t & them, &opts, false);
             }
-        }
+        };
+        let occ = cx.occ;
+        // A pinned knight never moves.
+        plain_pieces(
+            Role::Knight,
+            b.pieces(us, Role::Knight) & plain - pinned,
+            &attacks::knight,
+        );
+        plain_pieces(Role::Bishop, b.pieces(us, Role::Bishop) & plain, &|sq| {
+            attacks::bishop(sq, occ)
+        });
+        plain_pieces(Role::Rook, b.pieces(us, Role::Rook) & plain, &|sq| {
+            attacks::rook(sq, occ)
+        });
+        plain_pieces(Role::Queen, b.pieces(us, Role::Queen) & plain, &|sq| {
+            attacks::queen(sq, occ)
+        });
         let pawns = b.pieces(us, Role::Pawn) & plain;
         self.pawn_set(out, &cx, pawns - pinned, Bitboard::FULL, target);
         for from in pawns & pinned {
@@ -316,20 +353,30 @@ impl Plunder {
         let empty = !cx.occ;
         let mask = target & pin_line;
         let pawn_opts = opts_for(&cx.victims, Role::Pawn, None);
-        let promo_opts = PROMOTIONS.map(|r| opts_for(&cx.victims, r, None));
+        // Only pawns on the 7th rank promote: skip building their options
+        // otherwise (most nodes).
+        let promo_opts = if (pawns & Bitboard::rank(us.relative_rank(6))).nonempty() {
+            PROMOTIONS.map(|r| opts_for(&cx.victims, r, None))
+        } else {
+            [[Bitboard::EMPTY; 5]; 4]
+        };
 
         let single = shift(pawns, fwd) & empty;
         let double = shift(single & third, fwd) & empty & mask;
         let single = single & mask;
         out.pawns(single - last, fwd, MoveKind::Normal, false, &pawn_opts);
-        out.pawn_promos(single & last, fwd, false, &promo_opts);
         out.pawns(double, 2 * fwd, MoveKind::DoublePush, false, &pawn_opts);
         for (delta, file_mask) in [(fwd - 1, NOT_FILE_H), (fwd + 1, NOT_FILE_A)] {
             // A shift by fwd∓1 wraps a-file pawns to the h-file (and back):
             // masking the destination file drops the wrapped squares.
             let caps = shift(pawns, delta) & file_mask & cx.them & mask;
             out.pawns(caps - last, delta, MoveKind::Normal, true, &pawn_opts);
-            out.pawn_promos(caps & last, delta, true, &promo_opts);
+            if (caps & last).nonempty() {
+                out.pawn_promos(caps & last, delta, true, &promo_opts);
+            }
+        }
+        if (single & last).nonempty() {
+            out.pawn_promos(single & last, fwd, false, &promo_opts);
         }
     }
 
@@ -421,12 +468,11 @@ impl Plunder {
     fn king_moves<O: Out>(&self, out: &mut O, cx: &Ctx) {
         let king = cx.king;
         let us = cx.us;
-        let them_c = us.flip();
         let occ_nk = cx.occ - Bitboard::from_square(king);
         let safe = |targets: Bitboard| {
             let mut t = targets;
             for to in targets {
-                if self.attacked(to, them_c, occ_nk) {
+                if cx.attacked(to, occ_nk) {
                     t.remove(to);
                 }
             }
@@ -446,7 +492,7 @@ impl Plunder {
                     && !(attacks::between(cs.king_from, cs.king_to)
                         | Bitboard::from_square(cs.king_to))
                     .into_iter()
-                    .any(|sq| self.attacked(sq, them_c, cx.occ))
+                    .any(|sq| cx.attacked(sq, cx.occ))
                 {
                     castle_to.add(cs.king_to);
                     out.one(Move::new(cs.king_from, cs.king_to, MoveKind::Castle));
@@ -467,7 +513,7 @@ impl Plunder {
                 let single = to.shift(-us.forward());
                 let pawnish = self.board.by_role(Role::Pawn) | self.vests[0];
                 let beside = attacks::pawn(us, single) & cx.them & pawnish;
-                if beside.is_empty() && !self.attacked(to, them_c, occ_nk) {
+                if beside.is_empty() && !cx.attacked(to, occ_nk) {
                     out.one(Move::new(king, to, MoveKind::DoublePush).with_vest_move());
                 }
             }
