@@ -8,6 +8,9 @@ use crate::fen::{self, FenError, FenField};
 use crate::types::{Color, File, Piece, Rank, Role, Square};
 use crate::zobrist;
 
+/// Reads a `(...)` suffix after a piece (vests in PlunderChess).
+pub type SuffixReader<'a> = &'a mut dyn FnMut(Square, Piece, &str) -> Result<(), FenError>;
+
 /// Piece placement with one piece per square.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Board {
@@ -155,10 +158,7 @@ impl Board {
     ///
     /// # Errors
     /// A board-field [`FenError`] quoting the bad rank or character.
-    pub fn parse(
-        field: &str,
-        mut suffix: Option<&mut dyn FnMut(Square, Piece, &str) -> Result<(), FenError>>,
-    ) -> Result<Board, FenError> {
+    pub fn parse(field: &str, mut suffix: Option<SuffixReader<'_>>) -> Result<Board, FenError> {
         let mut board = Board::default();
         for (i, rank_str) in fen::ranks(field)?.into_iter().enumerate() {
             let rank = Rank(7 - i as u8);

@@ -109,9 +109,21 @@ impl Out for MoveList {
         for to in targets {
             let from = to.shift(from_delta);
             if caps {
-                self.piece_promos(from, Bitboard::EMPTY, Bitboard::from_square(to), opts, false);
+                self.piece_promos(
+                    from,
+                    Bitboard::EMPTY,
+                    Bitboard::from_square(to),
+                    opts,
+                    false,
+                );
             } else {
-                self.piece_promos(from, Bitboard::from_square(to), Bitboard::EMPTY, opts, false);
+                self.piece_promos(
+                    from,
+                    Bitboard::from_square(to),
+                    Bitboard::EMPTY,
+                    opts,
+                    false,
+                );
             }
         }
     }
@@ -287,24 +299,25 @@ impl Plunder {
         // Step 4: unvested pieces, as in chess.
         let vested = self.vested() & ours;
         let plain = ours - vested;
-        let mut plain_pieces = |role: Role, pieces: Bitboard, reach: &dyn Fn(Square) -> Bitboard| {
-            if pieces.is_empty() {
-                return;
-            }
-            let opts = opts_for(&cx.victims, role, None);
-            for from in pieces {
-                let mut t = reach(from) & target;
-                if pinned.contains(from) {
-                    t &= attacks::line(cx.king, from);
+        let mut plain_pieces =
+            |role: Role, pieces: Bitboard, reach: &dyn Fn(Square) -> Bitboard| {
+                if pieces.is_empty() {
+                    return;
                 }
-                out.piece(from, t - them, t & them, &opts, false);
-            }
-        };
+                let opts = opts_for(&cx.victims, role, None);
+                for from in pieces {
+                    let mut t = reach(from) & target;
+                    if pinned.contains(from) {
+                        t &= attacks::line(cx.king, from);
+                    }
+                    out.piece(from, t - them, t & them, &opts, false);
+                }
+            };
         let occ = cx.occ;
         // A pinned knight never moves.
         plain_pieces(
             Role::Knight,
-            b.pieces(us, Role::Knight) & plain - pinned,
+            b.pieces(us, Role::Knight) & (plain - pinned),
             &attacks::knight,
         );
         plain_pieces(Role::Bishop, b.pieces(us, Role::Bishop) & plain, &|sq| {
@@ -443,7 +456,13 @@ impl Plunder {
         }
         let own = set_attacks(role, from, cx.occ) - cx.ours;
         let own_opts = opts_for(&cx.victims, role, Some(vest));
-        out.piece(from, own & empty & mask, own & them & mask, &own_opts, false);
+        out.piece(
+            from,
+            own & empty & mask,
+            own & them & mask,
+            &own_opts,
+            false,
+        );
         let vest_opts = opts_for(&cx.victims, role, None);
         if vest == Role::Pawn {
             // Rooks and queens reach the double-push square by their own
@@ -451,7 +470,13 @@ impl Plunder {
             // double-push by the vest.
             let (single, double) = Self::pushes(cx, from);
             let caps = attacks::pawn(us, from) & them;
-            out.piece(from, (single - own) & mask, (caps - own) & mask, &vest_opts, true);
+            out.piece(
+                from,
+                (single - own) & mask,
+                (caps - own) & mask,
+                &vest_opts,
+                true,
+            );
             if matches!(role, Role::Knight | Role::Bishop) {
                 if let Some(to) = (double & mask).first() {
                     out.one(Move::new(from, to, MoveKind::DoublePush).with_vest_move());
@@ -459,7 +484,13 @@ impl Plunder {
             }
         } else {
             let reach = set_attacks(vest, from, cx.occ) - cx.ours - own;
-            out.piece(from, reach & empty & mask, reach & them & mask, &vest_opts, true);
+            out.piece(
+                from,
+                reach & empty & mask,
+                reach & them & mask,
+                &vest_opts,
+                true,
+            );
         }
     }
 
@@ -527,10 +558,9 @@ impl Plunder {
     /// `cap_sq`) leaves the mover's king unattacked.
     pub(crate) fn ep_legal(&self, from: Square, ep: Square, cap_sq: Square) -> bool {
         let us = self.turn;
-        let occ = (self.board.occupied()
-            - Bitboard::from_square(from)
-            - Bitboard::from_square(cap_sq))
-            | Bitboard::from_square(ep);
+        let occ =
+            (self.board.occupied() - Bitboard::from_square(from) - Bitboard::from_square(cap_sq))
+                | Bitboard::from_square(ep);
         let king = self.board.king(us);
         let ksq = if king == from { ep } else { king };
         let them = self.board.by_color(us.flip()) - Bitboard::from_square(cap_sq);

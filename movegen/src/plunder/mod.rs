@@ -13,12 +13,12 @@
 //! use movegen::{perft, Plunder, Position};
 //! let mut pos = Plunder::startpos();
 //! assert_eq!(perft(&mut pos, 3), 8922); // chess has 8902: captures plunder
-//! let mut pos = Plunder::from_fen("7k/8/8/8/3N(B)4/8/8/7K w - - 0 1").unwrap();
-//! assert_eq!(pos.fen(), "7k/8/8/8/3N(B)4/8/8/7K w - - 0 1");
+//! let mut pos = Plunder::from_fen("k7/8/8/8/3N(B)4/8/8/7K w - - 0 1").unwrap();
+//! assert_eq!(pos.fen(), "k7/8/8/8/3N(B)4/8/8/7K w - - 0 1");
 //! // The knight's bishop slide is a vest move: the vest is used up.
 //! let m = pos.parse_move("d4g7").unwrap();
 //! pos.make(m);
-//! assert_eq!(pos.fen(), "7k/6N1/8/8/8/8/8/7K b - - 1 1");
+//! assert_eq!(pos.fen(), "k7/6N1/8/8/8/8/8/7K b - - 1 1");
 //! ```
 //!
 //! [`Chess`]: crate::Chess
@@ -263,7 +263,9 @@ fn validate_ep(pos: &Plunder, ep: Square) -> Result<(), FenError> {
         _ => false,
     };
     if !able {
-        return Err(bad("no enemy piece in front of it could have double-stepped"));
+        return Err(bad(
+            "no enemy piece in front of it could have double-stepped",
+        ));
     }
     if board.occupied().contains(ep.shift(turn.forward())) {
         return Err(bad("the double step's start square is occupied"));
