@@ -183,6 +183,12 @@ fn pawn_vested_knight_double_push_and_ep() {
 fn pawn_vested_rook_slides_ordinarily() {
     let fen = "4k3/8/8/8/1p6/8/R(P)7/4K3 w - - 0 1";
     assert_eq!(play(fen, &["a2a4"]), "4k3/8/8/8/R(P)p6/8/8/4K3 b - - 1 1");
+    // A rook cannot capture diagonally, so the pawn vest's capture is a
+    // vest move for it (§3.3's definition; the reference perft agrees).
+    let rook = "k7/8/8/8/8/3p4/4R(P)3/4K3 w - - 0 1";
+    assert_eq!(moves_between(rook, "e2d3"), sorted(&["e2d3", "e2d3p"]));
+    assert_eq!(play(rook, &["e2d3"]), "k7/8/8/8/8/3R4/8/4K3 b - - 0 1");
+    assert_eq!(play(rook, &["e2d3p"]), "k7/8/8/8/8/3R(P)4/8/4K3 b - - 0 1");
     // "For them the pawn vest adds only the en-passant capture": a queen's
     // diagonal capture is its own; the en-passant capture is a vest move.
     let ep = "k7/8/8/3pQ(P)3/8/8/8/4K3 w - d6 0 1";
