@@ -158,10 +158,7 @@ impl Board {
     ///
     /// # Errors
     /// A board-field [`FenError`] quoting the bad rank or character.
-    pub fn parse(
-        field: &str,
-        mut suffix: Option<SuffixReader<'_>>,
-    ) -> Result<Board, FenError> {
+    pub fn parse(field: &str, mut suffix: Option<SuffixReader<'_>>) -> Result<Board, FenError> {
         let mut board = Board::default();
         for (i, rank_str) in fen::ranks(field)?.into_iter().enumerate() {
             let rank = Rank(7 - i as u8);

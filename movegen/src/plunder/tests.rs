@@ -595,3 +595,56 @@ fn start_position_perft() {
     assert_eq!(perft(&mut p, 2), 400);
     assert_eq!(perft(&mut p, 3), 8922);
 }
+
+/// §3.1 "Each piece type has a movement set" — the chess ones: without
+/// vests, plunder's moves are chess's plus plunder suffixes on captures.
+#[test]
+fn without_vests_moves_are_chess_moves() {
+    use crate::chess::Chess;
+    for fen in [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "8/8/8/K2pP2r/8/8/8/7k w - d6 0 1",
+    ] {
+        let chess = Chess::from_fen(fen).unwrap();
+        let mut list = MoveList::new();
+        chess.legal_moves(&mut list);
+        let mut expected: Vec<String> = list.iter().map(ToString::to_string).collect();
+        expected.sort();
+        let plunder = pos(fen);
+        let mut list = MoveList::new();
+        plunder.legal_moves(&mut list);
+        // Every capture also comes with plunder suffixes; the declined
+        // versions are exactly the chess moves.
+        let mut plain: Vec<String> = list
+            .iter()
+            .filter(|m| m.vest().is_none())
+            .map(ToString::to_string)
+            .collect();
+        plain.sort();
+        assert!(list.iter().any(|m| m.vest().is_some()) || !list.iter().any(|m| m.is_capture()));
+        assert_eq!(plain, expected, "{fen}");
+        assert_eq!(plunder.ep_square(), chess.ep_square(), "{fen}");
+    }
+}
+
+/// §3.3 "Check: … A vested piece gives check …" — and pins: a knight
+/// wearing a rook vest pins along the file.
+#[test]
+fn vested_sniper_pins() {
+    let fen = "4k3/8/8/8/4n(r)3/8/4N3/4K3 w - - 0 1";
+    assert_eq!(moves_from(fen, "e2"), Vec::<String>::new());
+    let unvested = "4k3/8/8/8/4n3/8/4N3/4K3 w - - 0 1";
+    assert_eq!(moves_from(unvested, "e2").len(), 6);
+}
+
+/// §3.2 "(any capture: ordinary, en passant, by a vest move, by a king, by a
+/// promoting pawn)" — the king plunders too.
+#[test]
+fn king_plunders() {
+    let fen = "4k3/8/8/8/8/8/3n4/4K3 w - - 0 1";
+    assert_eq!(moves_between(fen, "e1d2"), sorted(&["e1d2", "e1d2n"]));
+    assert_eq!(play(fen, &["e1d2n"]), "4k3/8/8/8/8/8/3K(N)4/8 b - - 0 1");
+}
