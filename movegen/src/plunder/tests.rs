@@ -648,3 +648,46 @@ fn king_plunders() {
     assert_eq!(moves_between(fen, "e1d2"), sorted(&["e1d2", "e1d2n"]));
     assert_eq!(play(fen, &["e1d2n"]), "4k3/8/8/8/8/8/3K(N)4/8 b - - 0 1");
 }
+
+/// Nothing reachable from user input panics: mutated FENs and move strings
+/// are rejected or read; whatever reads back writes a stable FEN.
+#[test]
+fn mutated_input_never_panics() {
+    const ALPHABET: &[u8] = b"pnbrqkPNBRQK()12345678/ wb-KQkqabcdefgh0x";
+    let seeds = [
+        "r3k2r/pp1n(q)1ppp/2p(n)1b3/3B(P)4/4P(R)3/2N(B)2Q(N)2/PPP2PPP/R3K(P)2R w KQkq - 0 1",
+        "4k3/8/8/8/3b(p)P3/8/8/4K3 b - e3 0 1",
+        "4k3/8/8/8/1Np5/8/8/4K3 b - b3 1 1",
+    ];
+    let mut rng = 0xF022_u64;
+    let mut accepted = 0;
+    for i in 0..6000 {
+        let mut bytes = seeds[i % seeds.len()].as_bytes().to_vec();
+        for _ in 0..1 + i % 3 {
+            rng = splitmix(rng);
+            let at = (rng % bytes.len() as u64) as usize;
+            let c = ALPHABET[((rng >> 20) % ALPHABET.len() as u64) as usize];
+            match (rng >> 40) % 3 {
+                0 => bytes[at] = c,
+                1 => bytes.insert(at, c),
+                _ => {
+                    bytes.remove(at);
+                }
+            }
+        }
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        if let Ok(p) = Plunder::from_fen(&text) {
+            accepted += 1;
+            let fen = p.fen();
+            let again = Plunder::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            assert_eq!(again.fen(), fen);
+            let _ = p.count_legal();
+            for s in [
+                "", "e2", "e2e4", "e7d8qn", "a1a1", "h8h9", "é2e4", "e2e4pppp",
+            ] {
+                let _ = p.parse_move(s);
+            }
+        }
+    }
+    assert!(accepted > 100, "only {accepted} mutated FENs read");
+}
