@@ -194,8 +194,21 @@ impl Plunder {
     }
 
     fn compute_checkers(&self) -> Bitboard {
-        let king = self.board.king(self.turn);
-        self.attackers(king, self.board.occupied()) & self.board.by_color(self.turn.flip())
+        // `attackers` restricted to the enemy and without kings (a king
+        // never gives check): a few operations fewer on every make.
+        let b = &self.board;
+        let v = &self.vests;
+        let king = b.king(self.turn);
+        let occ = b.occupied();
+        let rooks = b.rook_movers() | v[3] | v[4];
+        let bishops = b.bishop_movers() | v[2] | v[4];
+        let knights = b.by_role(Role::Knight) | v[1];
+        let pawnish = b.by_role(Role::Pawn) | v[0];
+        ((crate::attacks::rook(king, occ) & rooks)
+            | (crate::attacks::bishop(king, occ) & bishops)
+            | (crate::attacks::knight(king) & knights)
+            | (crate::attacks::pawn(self.turn, king) & pawnish))
+            & b.by_color(self.turn.flip())
     }
 
     /// Sets `ep` to `candidate` if the side to move has an en-passant
