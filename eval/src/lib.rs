@@ -34,3 +34,5 @@ pub const fn role_value(role: movegen::Role) -> i32 {
         movegen::Role::King => 0,
     }
 }
+
+mod plunder;

@@ -43,9 +43,7 @@ pub trait WithRules {
 pub fn with_rules<W: WithRules>(variant: Variant, work: W) -> Result<W::Output, String> {
     match variant {
         Variant::Chess => Ok(work.run::<movegen::Chess>()),
-        // When movegen gains the rules, each arm becomes
-        // `Variant::Plunder => Ok(work.run::<movegen::Plunder>()),`.
-        Variant::Plunder => Err(format!("variant {variant} is not available in this build")),
+        Variant::Plunder => Ok(work.run::<movegen::Plunder>()),
         Variant::Tavreli => Ok(work.run::<movegen::Tavreli>()),
     }
 }

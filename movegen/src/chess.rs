@@ -211,7 +211,7 @@ impl Chess {
     }
 
     /// Drops castling rights the placement contradicts.
-    fn clean_castling(board: &Board, rights: u8) -> u8 {
+    pub(crate) fn clean_castling(board: &Board, rights: u8) -> u8 {
         let mut kept = 0;
         for (color, sides) in Color::ALL.into_iter().zip(CASTLES) {
             for cs in sides {

@@ -6,7 +6,7 @@
 //! ```
 
 use clap::Parser;
-use movegen::{divide, fen::STARTPOS, Chess, Position, Tavreli, Variant};
+use movegen::{divide, fen::STARTPOS, Chess, Plunder, Position, Tavreli, Variant};
 use perft::{count, parse_epd_line};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -77,8 +77,8 @@ fn main() -> ExitCode {
     };
     match variant {
         Variant::Chess => run::<Chess>(&args),
+        Variant::Plunder => run::<Plunder>(&args),
         Variant::Tavreli => run::<Tavreli>(&args),
-        other => bad_input(&format!("variant {other} is not implemented yet")),
     }
 }
 
