@@ -431,7 +431,7 @@ fn variant_session(v: Variant, fen: &str, suffix: impl Fn(&str) -> bool) {
         .unwrap_or_else(|| panic!("{fen} has a move with the variant's suffix: {legal:?}"))
         .clone();
     s.send(&format!("position fen {fen} moves {special}"));
-    let after = game(v, Some(fen), &[special.clone()]);
+    let after = game(v, Some(fen), std::slice::from_ref(&special));
     assert_eq!(fen_of(&mut s), after.fen());
     s.send("go depth 2");
     let best = bestmove_of(&s.expect_prefix("bestmove")).unwrap();
