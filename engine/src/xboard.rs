@@ -740,6 +740,92 @@ mod tests {
         assert_eq!(TAVRELI_PIECES.find('H'), Some(12));
     }
 
+    /// Output captured in memory.
+    #[derive(Clone, Default)]
+    struct Buf(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+    impl std::io::Write for Buf {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    impl Buf {
+        fn take(&self) -> Vec<String> {
+            let bytes = std::mem::take(&mut *self.0.lock().unwrap());
+            String::from_utf8(bytes)
+                .unwrap()
+                .lines()
+                .map(String::from)
+                .collect()
+        }
+    }
+
+    fn best(b: &str, p: Option<&str>) -> SearchEvent {
+        SearchEvent::BestMove {
+            best: Some(b.to_string()),
+            ponder: p.map(String::from),
+        }
+    }
+
+    /// Pondering with scripted search results (the placeholder search never
+    /// names a ponder move); events of the real searches are ignored.
+    #[test]
+    fn pondering_hit_miss_and_early_result() {
+        let buf = Buf::default();
+        let (tx, _rx) = std::sync::mpsc::channel();
+        let mut x = XBoard::new(Out::new(Box::new(buf.clone())), Searches::new(tx));
+        for l in ["new", "hard", "force", "usermove e2e4", "go"] {
+            x.line(l);
+        }
+        let (id, purpose) = x.current.unwrap();
+        assert_eq!(purpose, Purpose::Think);
+        x.event(id, best("e7e5", Some("g1f3")));
+        assert_eq!(buf.take(), ["move e7e5"]);
+        // Pondering on g1f3, which is already on the engine's board.
+        assert_eq!(x.guess.as_deref(), Some("g1f3"));
+        let (pid, purpose) = x.current.unwrap();
+        assert_eq!(purpose, Purpose::Ponder);
+        assert_eq!(x.engine.game().ply_count(), 3);
+        // Hit: the same search now counts as thinking; its move is played.
+        x.line("usermove g1f3");
+        assert_eq!(x.current, Some((pid, Purpose::Think)));
+        assert_eq!(x.guess, None);
+        x.event(pid, best("b8c6", Some("f1b5")));
+        assert_eq!(buf.take(), ["move b8c6"]);
+        // e2e4 e7e5 g1f3 b8c6 and the new guess f1b5.
+        assert_eq!(x.engine.game().ply_count(), 5);
+        // Miss: the guess is taken back and the real move played.
+        x.line("usermove d2d4");
+        assert_eq!(buf.take(), Vec::<String>::new());
+        assert_eq!(x.engine.game().ply_count(), 5);
+        let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 3";
+        assert_eq!(x.engine.game().fen(), fen);
+        let (id, purpose) = x.current.unwrap();
+        assert_eq!(purpose, Purpose::Think);
+        // A ponder search that ends before the opponent moves: its move is
+        // played at once on a hit.
+        x.event(id, best("e5d4", Some("f3d4")));
+        assert_eq!(buf.take(), ["move e5d4"]);
+        let (pid, _) = x.current.unwrap();
+        x.event(pid, best("g8f6", None));
+        assert_eq!(x.current, None);
+        x.line("usermove f3d4");
+        assert_eq!(buf.take(), ["move g8f6"]);
+        assert_eq!(x.engine.game().ply_count(), 8);
+        // `force` while pondering takes the guess back.
+        x.line("usermove c2c4");
+        let (id, _) = x.current.unwrap();
+        x.event(id, best("f8b4", Some("c1d2")));
+        assert_eq!(buf.take(), ["move f8b4"]);
+        assert_eq!(x.engine.game().ply_count(), 11);
+        x.line("force");
+        assert_eq!((x.current, x.guess.clone()), (None, None));
+        assert_eq!(x.engine.game().ply_count(), 10);
+    }
+
     #[test]
     fn bare_moves() {
         assert!(looks_like_move("e2e4"));
