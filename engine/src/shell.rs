@@ -295,6 +295,63 @@ pub fn echo(s: &str) -> String {
     out
 }
 
+/// Pseudo-random input lines for the shims' no-panic tests: protocol words,
+/// numbers at the edges, move-like and FEN-like tokens, and raw bytes.
+#[cfg(test)]
+pub(crate) fn fuzz_lines(seed: u64, count: usize, words: &[&str]) -> Vec<String> {
+    const EXTRA: [&str; 22] = [
+        "0",
+        "1",
+        "2",
+        "-1",
+        "3",
+        "x",
+        "99999999999999999999",
+        "1e9",
+        "0:30",
+        "NaN",
+        "e2e4",
+        "e7e8q",
+        "c3d5p",
+        "d4f6:1",
+        "a1a1",
+        "e2e4:0",
+        "N(Q)",
+        "(Pr)",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+        "w",
+        "KQkq",
+        "=",
+    ];
+    let mut state = seed | 1;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut pick = |n: usize| usize::try_from(next() % n as u64).unwrap_or(0);
+    (0..count)
+        .map(|_| {
+            let len = pick(7);
+            let mut toks: Vec<String> = Vec::new();
+            for i in 0..len {
+                let tok = match pick(10) {
+                    0 => {
+                        let bytes: Vec<u8> = (0..pick(12)).map(|_| (pick(256)) as u8).collect();
+                        String::from_utf8_lossy(&bytes).into_owned()
+                    }
+                    1..=3 => EXTRA[pick(EXTRA.len())].to_string(),
+                    _ if i == 0 || pick(2) == 0 => words[pick(words.len())].to_string(),
+                    _ => EXTRA[pick(EXTRA.len())].to_string(),
+                };
+                toks.push(tok);
+            }
+            toks.join(" ")
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

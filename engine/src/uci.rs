@@ -543,6 +543,60 @@ mod tests {
         assert!(info_line(&i).ends_with("score mate -3 nodes 12345 nps 600000 hashfull 12 time 20"));
     }
 
+    /// Arbitrary lines never panic and leave a working shim. `perft` is
+    /// left out of the words: a random depth could run for hours.
+    #[test]
+    fn fuzzed_lines_do_not_panic() {
+        let words = [
+            "uci",
+            "isready",
+            "ucinewgame",
+            "setoption",
+            "name",
+            "value",
+            "Hash",
+            "Threads",
+            "MultiPV",
+            "UCI_Variant",
+            "Ponder",
+            "Clear",
+            "position",
+            "startpos",
+            "fen",
+            "moves",
+            "go",
+            "depth",
+            "nodes",
+            "wtime",
+            "btime",
+            "movestogo",
+            "searchmoves",
+            "infinite",
+            "ponder",
+            "stop",
+            "ponderhit",
+            "d",
+            "debug",
+            "chess",
+            "plunder",
+            "tavreli",
+        ];
+        let (tx, _rx) = std::sync::mpsc::channel();
+        let out = Out::new(Box::new(std::io::sink()));
+        let mut uci = Uci::new(out, Searches::new(tx));
+        for line in shell::fuzz_lines(0x5eed, 3000, &words) {
+            let _ = uci.exec(&line);
+        }
+        uci.drop_search();
+        uci.pending.clear();
+        let _ = uci.exec("setoption name UCI_Variant value chess");
+        let _ = uci.exec("position startpos moves e2e4");
+        assert_eq!(
+            uci.engine.game().fen(),
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        );
+    }
+
     #[test]
     fn bestmove_forms() {
         assert_eq!(bestmove_line(None, None), "bestmove (none)");

@@ -134,7 +134,7 @@ impl XBoard {
             force: false,
             engine_color: Color::Black,
             analyzing: false,
-            post: true,
+            post: false,
             ponder_on: false,
             guess: None,
             ponder_result: None,
@@ -824,6 +824,61 @@ mod tests {
         x.line("force");
         assert_eq!((x.current, x.guess.clone()), (None, None));
         assert_eq!(x.engine.game().ply_count(), 10);
+    }
+
+    /// Arbitrary lines never panic; the game stays a legal one.
+    #[test]
+    fn fuzzed_lines_do_not_panic() {
+        let words = [
+            "xboard",
+            "protover",
+            "new",
+            "variant",
+            "normal",
+            "plunder",
+            "tavreli",
+            "force",
+            "go",
+            "playother",
+            "usermove",
+            "level",
+            "st",
+            "sd",
+            "nps",
+            "time",
+            "otim",
+            "?",
+            "ping",
+            "setboard",
+            "undo",
+            "remove",
+            "result",
+            "hard",
+            "easy",
+            "post",
+            "nopost",
+            "analyze",
+            "exit",
+            ".",
+            "memory",
+            "cores",
+            "option",
+            "MultiPV=2",
+            "d",
+        ];
+        let (tx, _rx) = std::sync::mpsc::channel();
+        let out = Out::new(Box::new(std::io::sink()));
+        let mut x = XBoard::new(out, Searches::new(tx));
+        for line in shell::fuzz_lines(0xfeed, 3000, &words) {
+            let _ = x.line(&line);
+        }
+        for l in ["new", "force", "usermove e2e4"] {
+            let _ = x.line(l);
+        }
+        assert_eq!(
+            x.engine.game().fen(),
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        );
     }
 
     #[test]
