@@ -308,12 +308,12 @@ fn go_parameters_and_their_errors() {
         "{got}"
     );
     s.exchange(
-        "go frob",
+        "go frob depth 1",
         "info string error go: unknown parameter \"frob\"; ignored",
     );
     s.expect_prefix("bestmove");
     s.exchange(
-        "go movetime",
+        "go depth 1 movetime",
         "info string error go: movetime needs a value; ignored",
     );
     s.expect_prefix("bestmove");

@@ -135,6 +135,7 @@ fn a_game_as_xboard_plays_it() {
 fn force_mode_never_moves_and_bare_moves_work() {
     let mut s = xboard();
     s.send("new");
+    s.send("st 1");
     s.send("force");
     s.send("e2e4");
     s.send("usermove e7e5");
@@ -262,9 +263,9 @@ fn ping_is_answered_during_analysis_and_search() {
     // `?` while thinking: the move comes at once.
     s.send("st 30");
     s.send("go");
-    s.sync_xboard(4);
     s.send("?");
     let m = next_move(&mut s);
+    // The engine moved within the 20 s timeout though `st 30` allowed 30 s.
     assert_legal(&game(Variant::Chess, None, &["e2e4".into()]), &m);
 }
 
@@ -298,6 +299,7 @@ fn options_memory_and_cores_are_silent() {
     assert!(s.sync_xboard(9).is_empty(), "{:?}", s.log);
     // Two threads, repeated go / ? cycles.
     s.send("new");
+    s.send("st 1");
     s.send("force");
     let mut moves = Vec::new();
     for i in 0..6 {
