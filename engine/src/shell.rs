@@ -125,16 +125,9 @@ pub fn spawn_reader(tx: Sender<Input>) {
             let stdin = std::io::stdin();
             let mut lock = stdin.lock();
             let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match lock.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = to_line(&buf);
-                        if tx.send(Input::Line(line)).is_err() {
-                            return;
-                        }
-                    }
+            while read_line_bounded(&mut lock, &mut buf) {
+                if tx.send(Input::Line(to_line(&buf))).is_err() {
+                    return;
                 }
             }
             let _ = tx.send(Input::Eof);
@@ -142,6 +135,36 @@ pub fn spawn_reader(tx: Sender<Input>) {
     if spawned.is_err() {
         // Without a reader there is no input: report and let main end.
         eprintln!("volkhv: cannot start the stdin reader");
+    }
+}
+
+/// Reads one line into `buf` (cleared first), keeping at most [`MAX_LINE`]
+/// bytes plus the line end and skipping the rest, so an endless line cannot
+/// exhaust memory. `false` at end of input (or a read error) with nothing read.
+pub fn read_line_bounded(r: &mut impl BufRead, buf: &mut Vec<u8>) -> bool {
+    buf.clear();
+    let mut any = false;
+    loop {
+        let chunk = match r.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return any,
+        };
+        if chunk.is_empty() {
+            return any;
+        }
+        any = true;
+        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..=i], true),
+            None => (chunk, false),
+        };
+        let room = (MAX_LINE + 2).saturating_sub(buf.len());
+        buf.extend_from_slice(&part[..part.len().min(room)]);
+        let used = part.len();
+        r.consume(used);
+        if done {
+            return true;
+        }
     }
 }
 
@@ -362,6 +385,21 @@ mod tests {
         assert_eq!(to_line(b"\n"), "");
         assert_eq!(to_line(b"go\xff\xfe"), "go\u{fffd}\u{fffd}");
         assert_eq!(to_line(&vec![b'a'; MAX_LINE + 10]).len(), MAX_LINE);
+    }
+
+    #[test]
+    fn long_lines_are_bounded() {
+        let mut input = vec![b'a'; 3 * MAX_LINE];
+        input.extend_from_slice(b"\nisready\r\nlast");
+        let mut r = std::io::BufReader::with_capacity(1000, input.as_slice());
+        let mut buf = Vec::new();
+        assert!(read_line_bounded(&mut r, &mut buf));
+        assert_eq!(to_line(&buf).len(), MAX_LINE);
+        assert!(read_line_bounded(&mut r, &mut buf));
+        assert_eq!(to_line(&buf), "isready");
+        assert!(read_line_bounded(&mut r, &mut buf));
+        assert_eq!(to_line(&buf), "last");
+        assert!(!read_line_bounded(&mut r, &mut buf));
     }
 
     #[test]
