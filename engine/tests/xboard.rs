@@ -327,6 +327,15 @@ fn variant_session(v: Variant, pieces: &str, fen: &str, suffix: impl Fn(&str) ->
     let got = s.sync_xboard(1);
     let start = AnyGame::new(v, None).unwrap().fen();
     assert_eq!(got[0], format!("setup ({pieces}) 8x8+0_fairy {start}"));
+    let pieces_lines: Vec<&String> = got[1..]
+        .iter()
+        .filter(|l| l.starts_with("piece "))
+        .collect();
+    if v == Variant::Tavreli {
+        assert_eq!(pieces_lines, ["piece H& QN"]);
+    } else {
+        assert!(pieces_lines.is_empty(), "{got:?}");
+    }
     s.send("force");
     let mut moves = some_moves(v, None, 3);
     for m in &moves {
