@@ -47,6 +47,10 @@ Xvfb "$display" -screen 0 1024x768x24 -nolisten tcp >/dev/null 2>&1 &
 xvfb=$!
 trap 'kill "$xvfb" 2>/dev/null' EXIT
 sleep 2
+if ! kill -0 "$xvfb" 2>/dev/null; then
+    echo "Xvfb could not start on $display (set DISPLAY_NUMBER to a free one)" >&2
+    exit 2
+fi
 export DISPLAY=$display
 
 failed=0
