@@ -105,10 +105,28 @@ fn protocol_loop() {
     };
     let searches = Searches::new(tx);
     if first.trim() == "xboard" {
+        // Building the engine may take a while on a cold start (tables of a
+        // debug build); GUIs give up on features after 2 s unless
+        // `feature done=0` came, so that line goes out before the engine
+        // is built.
+        let second = loop {
+            match rx.recv() {
+                Ok(Input::Line(l)) if l.trim().is_empty() => {}
+                Ok(Input::Line(l)) => break l,
+                Ok(_) | Err(_) => return,
+            }
+        };
+        let early = second.split_whitespace().next() == Some("protover");
+        if early {
+            out.line("feature done=0");
+        }
         let mut shim = xboard::XBoard::new(out, searches);
-        shell::run(&mut shim, &first, &rx);
+        if early {
+            shim.done0_sent();
+        }
+        shell::run(&mut shim, &[first, second], &rx);
     } else {
         let mut shim = uci::Uci::new(out, searches);
-        shell::run(&mut shim, &first, &rx);
+        shell::run(&mut shim, &[first], &rx);
     }
 }

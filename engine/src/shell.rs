@@ -179,11 +179,13 @@ pub fn to_line(buf: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// Runs the loop until `quit` or EOF, with the first line already read
-/// (it chose the protocol).
-pub fn run(shim: &mut dyn Shim, first: &str, rx: &Receiver<Input>) {
-    if shim.line(first) == Flow::Quit {
-        return;
+/// Runs the loop until `quit` or EOF, starting with the lines already read
+/// (those that chose the protocol).
+pub fn run(shim: &mut dyn Shim, read: &[String], rx: &Receiver<Input>) {
+    for line in read {
+        if shim.line(line) == Flow::Quit {
+            return;
+        }
     }
     let mut eof = false;
     while let Ok(input) = rx.recv() {

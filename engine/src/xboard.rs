@@ -121,6 +121,9 @@ pub struct XBoard {
     /// After `result` or a finished game: no thinking until the game changes.
     game_over: bool,
     clock: Clock,
+    /// `feature done=0` already went out (main sends it before the engine
+    /// is built); the next feature list starts without it.
+    done0_sent: bool,
 }
 
 impl XBoard {
@@ -140,7 +143,14 @@ impl XBoard {
             ponder_result: None,
             game_over: false,
             clock: Clock::default(),
+            done0_sent: false,
         }
+    }
+
+    /// Notes that `feature done=0` was already sent for the coming
+    /// `protover`.
+    pub fn done0_sent(&mut self) {
+        self.done0_sent = true;
     }
 
     fn error(&self, kind: &str, cmd: &str) {
@@ -148,14 +158,16 @@ impl XBoard {
             .line(&format!("Error ({kind}): {}", shell::echo(cmd.trim())));
     }
 
-    fn features(&self) {
+    fn features(&mut self) {
         let variants: Vec<&str> = shell::available_variants()
             .into_iter()
             .map(xboard_name)
             .collect();
         let o = engine::Options::default();
+        if !std::mem::take(&mut self.done0_sent) {
+            self.out.line("feature done=0");
+        }
         let lines = [
-            "feature done=0".to_string(),
             format!(
                 "feature ping=1 setboard=1 usermove=1 playother=1 san=0 time=1 draw=0 \
                  sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 memory=1 smp=1 name=1 \
