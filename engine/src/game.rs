@@ -2,7 +2,7 @@
 //! `AnyGame`, the one place that matches on the variant.
 
 use eval::Evaluate;
-use movegen::{status, Chess, Color, Move, MoveList, Outcome, Position, Variant};
+use movegen::{status, Chess, Color, Move, MoveList, Outcome, Plunder, Position, Tavreli, Variant};
 
 /// A game: where it started and the moves played since.
 #[derive(Clone, Debug)]
@@ -103,6 +103,10 @@ impl<P: Position + Evaluate> Game<P> {
 pub enum AnyGame {
     /// Standard chess.
     Chess(Game<Chess>),
+    /// PlunderChess.
+    Plunder(Game<Plunder>),
+    /// Tavreli (boxed: a tower board is about twenty times a chess board).
+    Tavreli(Box<Game<Tavreli>>),
 }
 
 /// Runs `$body` with `$g` bound to the concrete `Game<P>` inside an `AnyGame`.
@@ -111,6 +115,8 @@ macro_rules! with_game {
     ($any:expr, $g:ident => $body:expr) => {
         match $any {
             $crate::game::AnyGame::Chess($g) => $body,
+            $crate::game::AnyGame::Plunder($g) => $body,
+            $crate::game::AnyGame::Tavreli($g) => $body,
         }
     };
 }
@@ -123,7 +129,8 @@ impl AnyGame {
     pub fn new(variant: Variant, fen: Option<&str>) -> Result<AnyGame, String> {
         match variant {
             Variant::Chess => Ok(AnyGame::Chess(Game::new(fen)?)),
-            other => Err(format!("variant {other} is not available in this build")),
+            Variant::Plunder => Ok(AnyGame::Plunder(Game::new(fen)?)),
+            Variant::Tavreli => Ok(AnyGame::Tavreli(Box::new(Game::new(fen)?))),
         }
     }
 
@@ -131,6 +138,8 @@ impl AnyGame {
     pub fn variant(&self) -> Variant {
         match self {
             AnyGame::Chess(_) => Variant::Chess,
+            AnyGame::Plunder(_) => Variant::Plunder,
+            AnyGame::Tavreli(_) => Variant::Tavreli,
         }
     }
 

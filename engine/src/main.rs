@@ -1,3 +1,128 @@
-//! `volkhv`: the engine binary (protocol front end to come).
+//! `volkhv`: the engine binary.
+//!
+//! ```text
+//! volkhv                 speak UCI or XBoard on stdin/stdout (chosen by the first command)
+//! volkhv bench [depth]   search the bench positions, print total nodes and nps
+//! volkhv match ...       play engine-vs-engine matches
+//! volkhv --help | --version
+//! ```
+//!
+//! The protocol is chosen by the first non-empty line: `xboard` selects
+//! CECP v2; anything else (normally `uci`) is handled by the UCI shim, which
+//! also answers that first line, so a bare `isready` or `go perft 3` works.
 
-fn main() {}
+mod shell;
+mod uci;
+mod xboard;
+
+use shell::{Input, Out, Searches};
+use std::process::ExitCode;
+use std::sync::mpsc;
+
+const USAGE: &str = "\
+usage:
+  volkhv                 UCI or XBoard/CECP v2 on stdin/stdout (first command decides)
+  volkhv bench [depth]   search the bench positions; prints total nodes and nps
+  volkhv match ...       engine-vs-engine matches (see `volkhv match --help`)
+  volkhv --help          this text
+  volkhv --version       the version";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        None => {
+            protocol_loop();
+            ExitCode::SUCCESS
+        }
+        Some("-h" | "--help" | "help") => {
+            println!(
+                "{} - chess, plunder and tavreli engine\n\n{USAGE}",
+                shell::NAME
+            );
+            ExitCode::SUCCESS
+        }
+        Some("-V" | "--version" | "version") => {
+            println!("volkhv {}", env!("CARGO_PKG_VERSION"));
+            ExitCode::SUCCESS
+        }
+        Some("bench") => bench_command(&args[1..]),
+        Some("match") => match_command(&args[1..]),
+        Some(other) => {
+            eprintln!("volkhv: unknown argument \"{other}\"\n\n{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn bench_command(rest: &[String]) -> ExitCode {
+    let depth = match rest {
+        [] => None,
+        [d] => match shell::parse_in_range("depth", d, 1, 64) {
+            Ok(d) => u32::try_from(d).ok(),
+            Err(e) => {
+                eprintln!("volkhv bench: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        _ => {
+            eprintln!("volkhv bench: expected at most one argument (the depth)");
+            return ExitCode::from(2);
+        }
+    };
+    match shell::bench(depth) {
+        Ok(lines) => {
+            for l in lines {
+                println!("{l}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("volkhv bench: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn match_command(rest: &[String]) -> ExitCode {
+    matchrunner::run_cli(rest)
+}
+
+fn protocol_loop() {
+    let (tx, rx) = mpsc::channel();
+    shell::spawn_reader(tx.clone());
+    let out = Out::stdout();
+    // The first non-empty line picks the protocol.
+    let first = loop {
+        match rx.recv() {
+            Ok(Input::Line(l)) if l.trim().is_empty() => {}
+            Ok(Input::Line(l)) => break l,
+            Ok(_) | Err(_) => return,
+        }
+    };
+    let searches = Searches::new(tx);
+    if first.trim() == "xboard" {
+        // Building the engine may take a while on a cold start (tables of a
+        // debug build); GUIs give up on features after 2 s unless
+        // `feature done=0` came, so that line goes out before the engine
+        // is built.
+        let second = loop {
+            match rx.recv() {
+                Ok(Input::Line(l)) if l.trim().is_empty() => {}
+                Ok(Input::Line(l)) => break l,
+                Ok(_) | Err(_) => return,
+            }
+        };
+        let early = second.split_whitespace().next() == Some("protover");
+        if early {
+            out.line("feature done=0");
+        }
+        let mut shim = xboard::XBoard::new(out, searches);
+        if early {
+            shim.done0_sent();
+        }
+        shell::run(&mut shim, &[first, second], &rx);
+    } else {
+        let mut shim = uci::Uci::new(out, searches);
+        shell::run(&mut shim, &[first], &rx);
+    }
+}

@@ -1,0 +1,434 @@
+//! The event loop shared by both protocols: one thread reads stdin, the search
+//! reports through a channel, and one loop hands both, in arrival order, to the
+//! active protocol shim, which is the only code that writes to stdout.
+//!
+//! ```text
+//! stdin reader ──Line──┐
+//!                      ├──▶ channel ──▶ Uci | XBoard ──▶ Out (locked, flushed per line)
+//! search ─Search(id,ev)┘                    │
+//!                                           └──▶ Engine (go/stop/abort return at once)
+//! ```
+//!
+//! Every search gets an id; the shim drops events of searches it has given
+//! up (aborted by `new`, `force`, `undo`, …) so a late `BestMove` can never
+//! be played into the wrong position.
+
+use engine::engine::EventSink;
+use engine::{with_game, AnyGame, SearchEvent};
+use movegen::{divide, Variant};
+use std::io::{BufRead, Write};
+use std::sync::mpsc::{Receiver, Sender};
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// Lines longer than this are cut before parsing: no command needs more, and a
+/// runaway line must not make every later token scan slow.
+pub const MAX_LINE: usize = 1 << 16;
+
+/// What the main loop receives.
+#[derive(Debug)]
+pub enum Input {
+    /// A line from stdin, without its line end.
+    Line(String),
+    /// stdin is closed.
+    Eof,
+    /// An event from the search with this id.
+    Search(u64, SearchEvent),
+}
+
+/// The one writer of protocol output. Clones share the same stream; each
+/// line is written and flushed under the lock, so lines never interleave.
+#[derive(Clone)]
+pub struct Out {
+    inner: Arc<Mutex<Box<dyn Write + Send>>>,
+}
+
+impl Out {
+    /// Output to stdout.
+    pub fn stdout() -> Out {
+        Out::new(Box::new(std::io::stdout()))
+    }
+
+    /// Output to any writer (tests).
+    pub fn new(w: Box<dyn Write + Send>) -> Out {
+        Out {
+            inner: Arc::new(Mutex::new(w)),
+        }
+    }
+
+    /// Writes one line and flushes it. A closed stdout is ignored: the GUI
+    /// has gone and `quit` or EOF will follow.
+    pub fn line(&self, s: &str) {
+        let mut w = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        let _ = w.write_all(s.as_bytes());
+        let _ = w.write_all(b"\n");
+        let _ = w.flush();
+    }
+}
+
+/// Hands out search ids and builds the sinks that tag events with them.
+pub struct Searches {
+    tx: Sender<Input>,
+    next: u64,
+}
+
+impl Searches {
+    /// Sinks sending into `tx`.
+    pub fn new(tx: Sender<Input>) -> Searches {
+        Searches { tx, next: 0 }
+    }
+
+    /// A fresh id and the sink for the search that will carry it.
+    pub fn sink(&mut self) -> (u64, EventSink) {
+        self.next += 1;
+        let id = self.next;
+        let tx = self.tx.clone();
+        let sink: EventSink = Arc::new(move |ev| {
+            // The loop is gone only when the process is exiting.
+            let _ = tx.send(Input::Search(id, ev));
+        });
+        (id, sink)
+    }
+}
+
+/// Whether the loop goes on after a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Keep reading.
+    Continue,
+    /// `quit`: end the process.
+    Quit,
+}
+
+/// A protocol shim as the loop sees it.
+pub trait Shim {
+    /// One input line (already trimmed of its line end).
+    fn line(&mut self, line: &str) -> Flow;
+    /// One search event.
+    fn event(&mut self, id: u64, ev: SearchEvent);
+    /// Called after each event: work the event made possible (commands
+    /// that waited for a search) may end the session.
+    fn flow(&mut self) -> Flow {
+        Flow::Continue
+    }
+    /// stdin closed: stop what must be stopped; `true` once nothing more
+    /// will be printed (the loop then ends).
+    fn eof(&mut self) -> bool;
+}
+
+/// Starts the stdin reader thread. It only reads and forwards; it never
+/// waits on the search. Bytes that are not UTF-8 are replaced, over-long
+/// lines cut, so every line reaches a shim as text.
+pub fn spawn_reader(tx: Sender<Input>) {
+    let spawned = std::thread::Builder::new()
+        .name("stdin".into())
+        .spawn(move || {
+            let stdin = std::io::stdin();
+            let mut lock = stdin.lock();
+            let mut buf = Vec::new();
+            while read_line_bounded(&mut lock, &mut buf) {
+                if tx.send(Input::Line(to_line(&buf))).is_err() {
+                    return;
+                }
+            }
+            let _ = tx.send(Input::Eof);
+        });
+    if spawned.is_err() {
+        // Without a reader there is no input: report and let main end.
+        eprintln!("volkhv: cannot start the stdin reader");
+    }
+}
+
+/// Reads one line into `buf` (cleared first), keeping at most [`MAX_LINE`]
+/// bytes plus the line end and skipping the rest, so an endless line cannot
+/// exhaust memory. `false` at end of input (or a read error) with nothing read.
+pub fn read_line_bounded(r: &mut impl BufRead, buf: &mut Vec<u8>) -> bool {
+    buf.clear();
+    let mut any = false;
+    loop {
+        let chunk = match r.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return any,
+        };
+        if chunk.is_empty() {
+            return any;
+        }
+        any = true;
+        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..=i], true),
+            None => (chunk, false),
+        };
+        let room = (MAX_LINE + 2).saturating_sub(buf.len());
+        buf.extend_from_slice(&part[..part.len().min(room)]);
+        let used = part.len();
+        r.consume(used);
+        if done {
+            return true;
+        }
+    }
+}
+
+/// Raw bytes of one line to text: line end removed, cut at [`MAX_LINE`],
+/// invalid UTF-8 replaced.
+pub fn to_line(buf: &[u8]) -> String {
+    let mut end = buf.len();
+    while end > 0 && (buf[end - 1] == b'\n' || buf[end - 1] == b'\r') {
+        end -= 1;
+    }
+    let bytes = &buf[..end.min(MAX_LINE)];
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Runs the loop until `quit` or EOF, starting with the lines already read
+/// (those that chose the protocol).
+pub fn run(shim: &mut dyn Shim, read: &[String], rx: &Receiver<Input>) {
+    for line in read {
+        if shim.line(line) == Flow::Quit {
+            return;
+        }
+    }
+    let mut eof = false;
+    while let Ok(input) = rx.recv() {
+        match input {
+            Input::Line(l) if !eof => {
+                if shim.line(&l) == Flow::Quit {
+                    return;
+                }
+            }
+            Input::Line(_) => {}
+            Input::Search(id, ev) => {
+                shim.event(id, ev);
+                if shim.flow() == Flow::Quit {
+                    return;
+                }
+                if eof && shim.eof() {
+                    return;
+                }
+            }
+            Input::Eof => {
+                eof = true;
+                if shim.eof() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// The name GUIs show: `Volkhv <major>.<minor>`.
+pub const NAME: &str = concat!(
+    "Volkhv ",
+    env!("CARGO_PKG_VERSION_MAJOR"),
+    ".",
+    env!("CARGO_PKG_VERSION_MINOR")
+);
+
+/// Who wrote it (UCI `id author`).
+pub const AUTHOR: &str = "the Volkhv developers";
+
+/// Largest `Hash` (MiB) accepted from a GUI.
+pub const MAX_HASH_MB: u64 = 65_536;
+/// Largest `Threads` accepted.
+pub const MAX_THREADS: u64 = 256;
+/// Largest `MultiPV` accepted.
+pub const MAX_MULTIPV: u64 = 256;
+/// Largest `Move Overhead` (ms) accepted.
+pub const MAX_OVERHEAD_MS: u64 = 5_000;
+
+/// The variants this build can play, in `Variant::ALL` order. A variant
+/// whose rules are not compiled in is neither advertised nor accepted.
+pub fn available_variants() -> Vec<Variant> {
+    Variant::ALL
+        .into_iter()
+        .filter(|&v| AnyGame::new(v, None).is_ok())
+        .collect()
+}
+
+/// The start FEN of an available variant.
+pub fn start_fen(v: Variant) -> Option<String> {
+    AnyGame::new(v, None).ok().map(|g| g.fen())
+}
+
+/// `go perft N` output for the current position: one `move: nodes` line per
+/// legal move, a blank line, then `Nodes searched: N`.
+pub fn perft_lines(game: &AnyGame, depth: u32) -> Vec<String> {
+    // Chess positions are `Copy`, the towers of tavreli are not: one
+    // generic body for all variants has to clone.
+    #[allow(clippy::clone_on_copy)]
+    let divided: Vec<(String, u64)> = with_game!(game, g => {
+        let mut pos = g.position().clone();
+        if depth == 0 {
+            Vec::new()
+        } else {
+            divide(&mut pos, depth)
+                .into_iter()
+                .map(|(m, n)| (m.to_string(), n))
+                .collect()
+        }
+    });
+    let total: u64 = if depth == 0 {
+        1
+    } else {
+        divided.iter().map(|(_, n)| n).sum()
+    };
+    let mut lines: Vec<String> = divided
+        .into_iter()
+        .map(|(m, n)| format!("{m}: {n}"))
+        .collect();
+    lines.push(String::new());
+    lines.push(format!("Nodes searched: {total}"));
+    lines
+}
+
+/// Runs `bench` (the subcommand and the UCI extension share it) and returns
+/// its report lines.
+///
+/// # Errors
+/// While the search crate has no bench, a message saying so.
+pub fn bench(depth: Option<u32>) -> Result<Vec<String>, String> {
+    // LEAD: wire `engine::bench::run(depth)` here once it exists; it should
+    // return (or print through a closure) the report lines.
+    let _ = depth;
+    Err("bench not available".to_string())
+}
+
+/// Parses an unsigned decimal argument, naming the option on failure.
+///
+/// # Errors
+/// The token is not a number in `min..=max`.
+pub fn parse_in_range(name: &str, token: &str, min: u64, max: u64) -> Result<u64, String> {
+    match token.trim().parse::<u64>() {
+        Ok(v) if (min..=max).contains(&v) => Ok(v),
+        Ok(v) => Err(format!("{name}: {v} is out of range {min}..{max}")),
+        Err(_) => Err(format!("{name}: \"{token}\" is not a number")),
+    }
+}
+
+/// A piece of input made safe for echoing in an error message: control
+/// characters replaced (a GUI reads our output line by line), cut to 200
+/// characters.
+pub fn echo(s: &str) -> String {
+    const MAX: usize = 200;
+    let mut out: String = s
+        .chars()
+        .take(MAX)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    if s.chars().nth(MAX).is_some() {
+        out.push_str("...");
+    }
+    out
+}
+
+/// Pseudo-random input lines for the shims' no-panic tests: protocol words,
+/// numbers at the edges, move-like and FEN-like tokens, and raw bytes.
+#[cfg(test)]
+pub(crate) fn fuzz_lines(seed: u64, count: usize, words: &[&str]) -> Vec<String> {
+    const EXTRA: [&str; 22] = [
+        "0",
+        "1",
+        "2",
+        "-1",
+        "3",
+        "x",
+        "99999999999999999999",
+        "1e9",
+        "0:30",
+        "NaN",
+        "e2e4",
+        "e7e8q",
+        "c3d5p",
+        "d4f6:1",
+        "a1a1",
+        "e2e4:0",
+        "N(Q)",
+        "(Pr)",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+        "w",
+        "KQkq",
+        "=",
+    ];
+    let mut state = seed | 1;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut pick = |n: usize| usize::try_from(next() % n as u64).unwrap_or(0);
+    (0..count)
+        .map(|_| {
+            let len = pick(7);
+            let mut toks: Vec<String> = Vec::new();
+            for i in 0..len {
+                let tok = match pick(10) {
+                    0 => {
+                        let bytes: Vec<u8> = (0..pick(12)).map(|_| (pick(256)) as u8).collect();
+                        String::from_utf8_lossy(&bytes).into_owned()
+                    }
+                    1..=3 => EXTRA[pick(EXTRA.len())].to_string(),
+                    _ if i == 0 || pick(2) == 0 => words[pick(words.len())].to_string(),
+                    _ => EXTRA[pick(EXTRA.len())].to_string(),
+                };
+                toks.push(tok);
+            }
+            toks.join(" ")
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_cleaned() {
+        assert_eq!(to_line(b"uci\r\n"), "uci");
+        assert_eq!(to_line(b"\n"), "");
+        assert_eq!(to_line(b"go\xff\xfe"), "go\u{fffd}\u{fffd}");
+        assert_eq!(to_line(&vec![b'a'; MAX_LINE + 10]).len(), MAX_LINE);
+    }
+
+    #[test]
+    fn long_lines_are_bounded() {
+        let mut input = vec![b'a'; 3 * MAX_LINE];
+        input.extend_from_slice(b"\nisready\r\nlast");
+        let mut r = std::io::BufReader::with_capacity(1000, input.as_slice());
+        let mut buf = Vec::new();
+        assert!(read_line_bounded(&mut r, &mut buf));
+        assert_eq!(to_line(&buf).len(), MAX_LINE);
+        assert!(read_line_bounded(&mut r, &mut buf));
+        assert_eq!(to_line(&buf), "isready");
+        assert!(read_line_bounded(&mut r, &mut buf));
+        assert_eq!(to_line(&buf), "last");
+        assert!(!read_line_bounded(&mut r, &mut buf));
+    }
+
+    #[test]
+    fn echo_is_one_clean_line() {
+        assert_eq!(echo("a\u{0}b\rc\x1b"), "a?b?c?");
+        let long = "é".repeat(300);
+        assert_eq!(echo(&long), format!("{}...", "é".repeat(200)));
+        assert_eq!(echo("go"), "go");
+    }
+
+    #[test]
+    fn out_writes_whole_lines() {
+        #[derive(Clone)]
+        struct Buf(Arc<Mutex<Vec<u8>>>);
+        impl Write for Buf {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(b);
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let buf = Buf(Arc::new(Mutex::new(Vec::new())));
+        let out = Out::new(Box::new(buf.clone()));
+        out.line("readyok");
+        out.clone().line("pong 1");
+        assert_eq!(buf.0.lock().unwrap().as_slice(), b"readyok\npong 1\n");
+    }
+}

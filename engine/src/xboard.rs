@@ -1,0 +1,903 @@
+//! The XBoard / CECP v2 shim. Unlike UCI the protocol is stateful, so this
+//! shim owns force mode, the engine's colour, the clocks (mapped into the
+//! same [`Limits`] as UCI), pondering and analysis, and announces results.
+//!
+//! Engine-defined variants: on `variant plunder|tavreli` it answers at once
+//! with `setup (PIECETOCHAR) 8x8+0_fairy FEN` so XBoard ≥ 4.8 shows the board
+//! (see `shared/XBOARD.md`); the engine stays the rules authority and any
+//! move it rejects is answered `Illegal move: X`, leaving the game unchanged.
+
+use crate::shell::{self, Flow, Out, Searches, Shim};
+use engine::{Engine, Info, Limits, Score, SearchEvent};
+use movegen::{Color, Outcome, Square, Variant};
+
+/// XBoard's piece order is `P N B R Q`, sixteen fairy slots, then the king.
+/// The helgi takes the `H` slot (the 13th), which keeps its letter.
+const CHESS_PIECES: &str = "PNBRQ................Kpnbrq................k";
+const TAVRELI_PIECES: &str = "PNBRQ.......H........Kpnbrq.......h........k";
+
+/// What a running search is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Purpose {
+    /// Our move: play the result.
+    Think,
+    /// On the opponent's time, after the expected reply was played.
+    Ponder,
+    /// `analyze`: report lines, never move.
+    Analyze,
+}
+
+/// The clock settings XBoard sends. Times in milliseconds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Clock {
+    /// Moves per session (0 = whole game).
+    mps: u32,
+    base_ms: u64,
+    inc_ms: u64,
+    /// `st`: exact seconds per move, as milliseconds.
+    per_move_ms: Option<u64>,
+    /// `sd`: depth limit.
+    depth: Option<u32>,
+    /// `nps`: think in nodes, this many per second of clock.
+    nps: Option<u64>,
+    /// Remaining time from `time` / `otim`.
+    ours_ms: Option<u64>,
+    theirs_ms: Option<u64>,
+}
+
+impl Default for Clock {
+    /// XBoard's own default: 40 moves in 5 minutes.
+    fn default() -> Clock {
+        Clock {
+            mps: 40,
+            base_ms: 300_000,
+            inc_ms: 0,
+            per_move_ms: None,
+            depth: None,
+            nps: None,
+            ours_ms: None,
+            theirs_ms: None,
+        }
+    }
+}
+
+impl Clock {
+    /// Search limits for `us` to move after `ply` plies of this game.
+    fn limits(&self, us: Color, ply: usize) -> Limits {
+        let mut l = Limits {
+            depth: self.depth,
+            ..Limits::default()
+        };
+        let movestogo = (self.mps > 0).then(|| {
+            let done = u32::try_from(ply / 2).unwrap_or(0) % self.mps;
+            self.mps - done
+        });
+        if let Some(nps) = self.nps {
+            // A virtual clock: the budget this move would get, as nodes.
+            let budget_ms = self.per_move_ms.unwrap_or_else(|| {
+                let ours = self.ours_ms.unwrap_or(self.base_ms);
+                ours / u64::from(movestogo.unwrap_or(30)) + self.inc_ms
+            });
+            l.nodes = Some((nps.saturating_mul(budget_ms) / 1000).max(1));
+            return l;
+        }
+        if let Some(ms) = self.per_move_ms {
+            l.movetime = Some(ms);
+            return l;
+        }
+        let ours = self.ours_ms.unwrap_or(self.base_ms);
+        let theirs = self.theirs_ms.unwrap_or(self.base_ms);
+        let (w, b) = match us {
+            Color::White => (ours, theirs),
+            Color::Black => (theirs, ours),
+        };
+        l.wtime = Some(w);
+        l.btime = Some(b);
+        l.winc = Some(self.inc_ms);
+        l.binc = Some(self.inc_ms);
+        l.movestogo = movestogo;
+        l
+    }
+}
+
+/// The XBoard front end.
+pub struct XBoard {
+    engine: Engine,
+    out: Out,
+    searches: Searches,
+    /// The running search, if any, and what it is for.
+    current: Option<(u64, Purpose)>,
+    force: bool,
+    /// The side the engine plays when not in force mode.
+    engine_color: Color,
+    analyzing: bool,
+    post: bool,
+    /// `hard`: ponder after our move.
+    ponder_on: bool,
+    /// While pondering: the reply we guessed (already played on the
+    /// engine's game) and, if the ponder search ended by itself, its result.
+    guess: Option<String>,
+    ponder_result: Option<Option<String>>,
+    /// After `result` or a finished game: no thinking until the game changes.
+    game_over: bool,
+    clock: Clock,
+    /// `feature done=0` already went out (main sends it before the engine
+    /// is built); the next feature list starts without it.
+    done0_sent: bool,
+}
+
+impl XBoard {
+    /// A shim over a fresh engine.
+    pub fn new(out: Out, searches: Searches) -> XBoard {
+        XBoard {
+            engine: Engine::new(),
+            out,
+            searches,
+            current: None,
+            force: false,
+            engine_color: Color::Black,
+            analyzing: false,
+            post: false,
+            ponder_on: false,
+            guess: None,
+            ponder_result: None,
+            game_over: false,
+            clock: Clock::default(),
+            done0_sent: false,
+        }
+    }
+
+    /// Notes that `feature done=0` was already sent for the coming
+    /// `protover`.
+    pub fn done0_sent(&mut self) {
+        self.done0_sent = true;
+    }
+
+    fn error(&self, kind: &str, cmd: &str) {
+        self.out
+            .line(&format!("Error ({kind}): {}", shell::echo(cmd.trim())));
+    }
+
+    fn features(&mut self) {
+        let variants: Vec<&str> = shell::available_variants()
+            .into_iter()
+            .map(xboard_name)
+            .collect();
+        let o = engine::Options::default();
+        if !std::mem::take(&mut self.done0_sent) {
+            self.out.line("feature done=0");
+        }
+        let lines = [
+            format!(
+                "feature ping=1 setboard=1 usermove=1 playother=1 san=0 time=1 draw=0 \
+                 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 memory=1 smp=1 name=1 \
+                 myname=\"{}\" variants=\"{}\"",
+                shell::NAME,
+                variants.join(",")
+            ),
+            format!(
+                "feature option=\"MultiPV -spin {} 1 {}\"",
+                o.multipv,
+                shell::MAX_MULTIPV
+            ),
+            format!(
+                "feature option=\"Move Overhead -spin {} 0 {}\"",
+                o.move_overhead_ms,
+                shell::MAX_OVERHEAD_MS
+            ),
+            "feature option=\"Clear Hash -button\"".to_string(),
+            "feature done=1".to_string(),
+        ];
+        for l in &lines {
+            self.out.line(l);
+        }
+    }
+
+    /// Ends any search and takes back a guessed ponder move, so the game is
+    /// exactly what the GUI believes it is. Nothing is reported.
+    fn halt(&mut self) {
+        if self.current.take().is_some() {
+            self.engine.abort();
+        }
+        if self.guess.take().is_some() {
+            self.engine.undo();
+        }
+        self.ponder_result = None;
+    }
+
+    fn announce(&mut self, o: Outcome) {
+        self.game_over = true;
+        self.out.line(&format!("{} {{{}}}", o.result(), o.reason()));
+    }
+
+    /// Starts thinking if it is our turn in a game we play.
+    fn maybe_think(&mut self) {
+        if self.force || self.analyzing || self.game_over || self.current.is_some() {
+            return;
+        }
+        if self.engine.game().turn() != self.engine_color {
+            return;
+        }
+        if let Some(o) = self.engine.status() {
+            self.announce(o);
+            return;
+        }
+        let limits = self
+            .clock
+            .limits(self.engine_color, self.engine.game().ply_count());
+        self.start(Purpose::Think, limits);
+    }
+
+    fn start(&mut self, purpose: Purpose, limits: Limits) {
+        let (id, sink) = self.searches.sink();
+        self.current = Some((id, purpose));
+        self.engine.go(limits, sink);
+    }
+
+    fn start_analysis(&mut self) {
+        self.halt();
+        if self.analyzing {
+            let limits = Limits {
+                infinite: true,
+                ..Limits::default()
+            };
+            self.start(Purpose::Analyze, limits);
+        }
+    }
+
+    /// Plays our search's move, announces a finished game, starts pondering.
+    fn play_best(&mut self, best: Option<String>, ponder: Option<String>) {
+        let Some(best) = best else {
+            if let Some(o) = self.engine.status() {
+                self.announce(o);
+            }
+            return;
+        };
+        if let Err(e) = self.engine.play(&best) {
+            // A search must return a legal move; say so rather than move.
+            self.out
+                .line(&format!("tellusererror engine error: {best}: {e}"));
+            return;
+        }
+        self.out.line(&format!("move {best}"));
+        if let Some(o) = self.engine.status() {
+            self.announce(o);
+            return;
+        }
+        if self.ponder_on {
+            if let Some(p) = ponder {
+                if self.engine.play(&p).is_ok() {
+                    if self.engine.status().is_some() {
+                        self.engine.undo();
+                        return;
+                    }
+                    self.guess = Some(p);
+                    let mut limits = self
+                        .clock
+                        .limits(self.engine_color, self.engine.game().ply_count());
+                    limits.ponder = true;
+                    self.start(Purpose::Ponder, limits);
+                }
+            }
+        }
+    }
+
+    fn usermove(&mut self, mv: &str) {
+        if let Some(guess) = self.guess.clone() {
+            if guess == mv {
+                // Ponder hit: the guessed move is already on the board.
+                self.guess = None;
+                match self.ponder_result.take() {
+                    Some(best) => {
+                        self.current = None;
+                        self.play_best(best, None);
+                    }
+                    None => {
+                        if let Some((id, _)) = self.current {
+                            self.current = Some((id, Purpose::Think));
+                            self.engine.ponderhit();
+                        } else {
+                            self.maybe_think();
+                        }
+                    }
+                }
+                return;
+            }
+        }
+        self.halt();
+        if let Err(e) = self.engine.play(mv) {
+            if e.starts_with("malformed") {
+                self.out
+                    .line(&format!("Illegal move (malformed): {}", shell::echo(mv)));
+            } else {
+                self.out.line(&format!("Illegal move: {}", shell::echo(mv)));
+            }
+            // The failed play aborted nothing we still needed, but analysis
+            // must go on from the unchanged position.
+            if self.analyzing {
+                self.start_analysis();
+            }
+            return;
+        }
+        if self.analyzing {
+            self.start_analysis();
+            return;
+        }
+        if !self.force {
+            if let Some(o) = self.engine.status() {
+                self.announce(o);
+                return;
+            }
+        }
+        self.maybe_think();
+    }
+
+    fn variant(&mut self, cmd: &str, name: Option<&str>) {
+        let chosen = name
+            .and_then(Variant::from_name)
+            .filter(|v| shell::available_variants().contains(v));
+        let Some(v) = chosen else {
+            self.error("unsupported variant", cmd);
+            return;
+        };
+        self.halt();
+        if self.engine.set_variant(v).is_err() {
+            self.error("unsupported variant", cmd);
+            return;
+        }
+        self.game_over = false;
+        let Some(fen) = shell::start_fen(v) else {
+            return;
+        };
+        match v {
+            Variant::Chess => {}
+            Variant::Plunder => {
+                self.out
+                    .line(&format!("setup ({CHESS_PIECES}) 8x8+0_fairy {fen}"));
+            }
+            Variant::Tavreli => {
+                self.out
+                    .line(&format!("setup ({TAVRELI_PIECES}) 8x8+0_fairy {fen}"));
+                // Betza for queen + knight, so XBoard can highlight its moves.
+                self.out.line("piece H& QN");
+            }
+        }
+        if self.analyzing {
+            self.start_analysis();
+        }
+    }
+
+    fn level(&mut self, cmd: &str, args: &[&str]) {
+        let parsed = match args {
+            [mps, base, inc] => mps
+                .parse::<u32>()
+                .ok()
+                .zip(parse_base(base))
+                .zip(parse_seconds(inc)),
+            _ => None,
+        };
+        match parsed {
+            Some(((mps, base_ms), inc_ms)) => {
+                self.clock.mps = mps;
+                self.clock.base_ms = base_ms;
+                self.clock.inc_ms = inc_ms;
+                self.clock.per_move_ms = None;
+                self.clock.ours_ms = None;
+                self.clock.theirs_ms = None;
+            }
+            None => self.error("bad level", cmd),
+        }
+    }
+
+    fn option(&mut self, cmd: &str, rest: &str) {
+        let (name, value) = match rest.split_once('=') {
+            Some((n, v)) => (n.trim(), Some(v.trim())),
+            None => (rest.trim(), None),
+        };
+        let mut o = self.engine.options().clone();
+        let result = match (name.to_ascii_lowercase().as_str(), value) {
+            ("clear hash", _) => {
+                self.halt();
+                self.engine.new_game();
+                Ok(())
+            }
+            ("multipv", Some(v)) => shell::parse_in_range("MultiPV", v, 1, shell::MAX_MULTIPV)
+                .map(|n| o.multipv = usize::try_from(n).unwrap_or(1)),
+            ("move overhead", Some(v)) => {
+                shell::parse_in_range("Move Overhead", v, 0, shell::MAX_OVERHEAD_MS)
+                    .map(|n| o.move_overhead_ms = n)
+            }
+            _ => Err(String::new()),
+        };
+        match result {
+            Ok(()) => self.set_options(o),
+            Err(_) => self.error("bad option", cmd),
+        }
+    }
+
+    /// Applies options; the engine aborts a search to do so, so analysis is
+    /// restarted and a game search begun again.
+    fn set_options(&mut self, o: engine::Options) {
+        if o == *self.engine.options() {
+            return;
+        }
+        let was = self.current.map(|(_, p)| p);
+        self.halt();
+        self.engine.set_options(o);
+        match was {
+            Some(Purpose::Analyze) => self.start_analysis(),
+            Some(Purpose::Think) => self.maybe_think(),
+            _ => {}
+        }
+    }
+
+    fn display(&self) {
+        for l in self.engine.game().display().lines() {
+            self.out.line(&format!("# {l}"));
+        }
+    }
+
+    fn thinking(&self, i: &Info) {
+        let score = match i.score {
+            Score::Cp(cp) => i64::from(cp),
+            Score::Mate(n) if n >= 0 => 100_000 + i64::from(n),
+            Score::Mate(n) => -100_000 + i64::from(n),
+        };
+        self.out.line(&format!(
+            "{} {score} {} {} {}",
+            i.depth,
+            i.time_ms / 10,
+            i.nodes,
+            i.pv.join(" ")
+        ));
+    }
+}
+
+impl Shim for XBoard {
+    #[allow(clippy::too_many_lines)]
+    fn line(&mut self, line: &str) -> Flow {
+        let trimmed = line.trim();
+        let mut split = trimmed.splitn(2, char::is_whitespace);
+        let Some(cmd) = split.next().filter(|c| !c.is_empty()) else {
+            return Flow::Continue;
+        };
+        let rest = split.next().unwrap_or("").trim();
+        let args: Vec<&str> = rest.split_whitespace().collect();
+        match cmd {
+            "xboard" | "accepted" | "rejected" | "name" | "rating" | "computer" | "random"
+            | "ics" | "bk" | "hint" | "draw" | "." => {}
+            "protover" => self.features(),
+            "ping" => self.out.line(&format!("pong {rest}")),
+            "new" => {
+                self.halt();
+                self.analyzing = false;
+                // `new` always means standard chess; `variant` may follow.
+                let _ = self.engine.set_variant(Variant::Chess);
+                self.engine.new_game();
+                self.force = false;
+                self.engine_color = Color::Black;
+                self.game_over = false;
+                self.clock.depth = None;
+            }
+            "variant" => self.variant(trimmed, args.first().copied()),
+            "force" => {
+                self.halt();
+                self.force = true;
+            }
+            "go" => {
+                self.halt();
+                self.force = false;
+                self.engine_color = self.engine.game().turn();
+                if let Some(o) = self.engine.status() {
+                    self.announce(o);
+                } else {
+                    self.maybe_think();
+                }
+            }
+            "playother" => {
+                self.halt();
+                self.force = false;
+                self.engine_color = self.engine.game().turn().flip();
+            }
+            "usermove" => match args.as_slice() {
+                [mv] => self.usermove(mv),
+                _ => self.error("usermove needs one move", trimmed),
+            },
+            "?" => {
+                if let Some((_, Purpose::Think)) = self.current {
+                    self.engine.stop();
+                }
+            }
+            "level" => self.level(trimmed, &args),
+            "st" => match args.as_slice() {
+                [s] if parse_seconds(s).is_some_and(|ms| ms > 0) => {
+                    self.clock.per_move_ms = parse_seconds(s);
+                }
+                _ => self.error("bad st", trimmed),
+            },
+            "sd" => match args.as_slice() {
+                [d] if d.parse::<u32>().is_ok_and(|d| d > 0) => {
+                    self.clock.depth = d.parse().ok();
+                }
+                _ => self.error("bad sd", trimmed),
+            },
+            "nps" => match args.as_slice() {
+                [n] if n.parse::<u64>().is_ok() => {
+                    // `nps 0` switches node-based timing off.
+                    self.clock.nps = n.parse().ok().filter(|&n| n > 0);
+                }
+                _ => self.error("bad nps", trimmed),
+            },
+            "time" | "otim" => match args.as_slice() {
+                [t] if t.parse::<i64>().is_ok() => {
+                    let cs = t.parse::<i64>().unwrap_or(0);
+                    let ms = u64::try_from(cs).unwrap_or(0).saturating_mul(10);
+                    if cmd == "time" {
+                        self.clock.ours_ms = Some(ms);
+                    } else {
+                        self.clock.theirs_ms = Some(ms);
+                    }
+                }
+                _ => self.error("bad time", trimmed),
+            },
+            "setboard" => {
+                if rest.is_empty() {
+                    self.error("bad FEN", trimmed);
+                    return Flow::Continue;
+                }
+                self.halt();
+                match self.engine.set_position(Some(rest), &[]) {
+                    Ok(()) => {
+                        self.game_over = false;
+                        if self.analyzing {
+                            self.start_analysis();
+                        }
+                    }
+                    Err(e) => self
+                        .out
+                        .line(&format!("Error (bad FEN): {}", shell::echo(&e))),
+                }
+            }
+            "undo" | "remove" => {
+                let plies = if cmd == "undo" { 1 } else { 2 };
+                self.halt();
+                if self.engine.game().ply_count() < plies {
+                    self.error("no move to undo", trimmed);
+                } else {
+                    for _ in 0..plies {
+                        self.engine.undo();
+                    }
+                    self.game_over = false;
+                }
+                if self.analyzing {
+                    self.start_analysis();
+                }
+            }
+            "result" => {
+                self.halt();
+                self.game_over = true;
+            }
+            "hard" => self.ponder_on = true,
+            "easy" => {
+                self.ponder_on = false;
+                if self.guess.is_some() {
+                    self.halt();
+                }
+            }
+            "post" => self.post = true,
+            "nopost" => self.post = false,
+            "analyze" => {
+                self.analyzing = true;
+                self.start_analysis();
+            }
+            "exit" => {
+                if self.analyzing {
+                    self.analyzing = false;
+                    self.halt();
+                }
+            }
+            "memory" => match args.as_slice() {
+                [m] => match shell::parse_in_range("memory", m, 1, shell::MAX_HASH_MB) {
+                    Ok(mb) => {
+                        let mut o = self.engine.options().clone();
+                        o.hash_mb = usize::try_from(mb).unwrap_or(1);
+                        self.set_options(o);
+                    }
+                    Err(_) => self.error("bad memory", trimmed),
+                },
+                _ => self.error("bad memory", trimmed),
+            },
+            "cores" => match args.as_slice() {
+                [c] => match shell::parse_in_range("cores", c, 1, shell::MAX_THREADS) {
+                    Ok(n) => {
+                        let mut o = self.engine.options().clone();
+                        o.threads = usize::try_from(n).unwrap_or(1);
+                        self.set_options(o);
+                    }
+                    Err(_) => self.error("bad cores", trimmed),
+                },
+                _ => self.error("bad cores", trimmed),
+            },
+            "option" => self.option(trimmed, rest),
+            "d" => self.display(),
+            "quit" => {
+                self.halt();
+                return Flow::Quit;
+            }
+            _ if args.is_empty() && looks_like_move(cmd) => self.usermove(cmd),
+            _ => self.error("unknown command", trimmed),
+        }
+        Flow::Continue
+    }
+
+    fn event(&mut self, id: u64, ev: SearchEvent) {
+        let Some((cur, purpose)) = self.current else {
+            return;
+        };
+        if cur != id {
+            return;
+        }
+        match ev {
+            SearchEvent::Info(i) => {
+                if self.post || purpose == Purpose::Analyze {
+                    self.thinking(&i);
+                }
+            }
+            SearchEvent::Message(m) => self.out.line(&format!("# {m}")),
+            SearchEvent::BestMove { best, ponder } => {
+                self.current = None;
+                match purpose {
+                    Purpose::Think => self.play_best(best, ponder),
+                    Purpose::Ponder => self.ponder_result = Some(best),
+                    Purpose::Analyze => {}
+                }
+            }
+        }
+    }
+
+    fn eof(&mut self) -> bool {
+        self.halt();
+        true
+    }
+}
+
+/// XBoard's name for a variant.
+fn xboard_name(v: Variant) -> &'static str {
+    match v {
+        Variant::Chess => "normal",
+        other => other.name(),
+    }
+}
+
+/// A bare token that XBoard may send as a move without `usermove`.
+fn looks_like_move(s: &str) -> bool {
+    s.len() >= 4
+        && s.is_char_boundary(2)
+        && s.is_char_boundary(4)
+        && Square::parse(&s[..2]).is_some()
+        && Square::parse(&s[2..4]).is_some()
+}
+
+/// Seconds, possibly fractional, as milliseconds.
+fn parse_seconds(s: &str) -> Option<u64> {
+    let v: f64 = s.parse().ok()?;
+    if !v.is_finite() || !(0.0..=1e9).contains(&v) {
+        return None;
+    }
+    // In range by the check above; rounding to whole milliseconds.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    Some((v * 1000.0).round() as u64)
+}
+
+/// `level`'s base time: minutes, or `minutes:seconds`.
+fn parse_base(s: &str) -> Option<u64> {
+    match s.split_once(':') {
+        Some((m, sec)) => {
+            let m = parse_seconds(m)?;
+            let sec = parse_seconds(sec)?;
+            Some(m.checked_mul(60)?.checked_add(sec)?)
+        }
+        None => parse_seconds(s)?.checked_mul(60),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn level_times() {
+        assert_eq!(parse_base("5"), Some(300_000));
+        assert_eq!(parse_base("0:30"), Some(30_000));
+        assert_eq!(parse_base("2:05"), Some(125_000));
+        assert_eq!(parse_base("1.5"), Some(90_000));
+        assert_eq!(parse_base("x"), None);
+        assert_eq!(parse_base("-1"), None);
+        assert_eq!(parse_seconds("0.1"), Some(100));
+        assert_eq!(parse_seconds("NaN"), None);
+    }
+
+    #[test]
+    fn clock_to_limits() {
+        let mut c = Clock {
+            ours_ms: Some(12_000),
+            theirs_ms: Some(9_000),
+            inc_ms: 500,
+            ..Clock::default()
+        };
+        let l = c.limits(Color::Black, 5);
+        assert_eq!((l.wtime, l.btime), (Some(9_000), Some(12_000)));
+        assert_eq!((l.winc, l.binc), (Some(500), Some(500)));
+        assert_eq!(l.movestogo, Some(38));
+        c.mps = 0;
+        c.per_move_ms = Some(2_000);
+        let l = c.limits(Color::White, 0);
+        assert_eq!(
+            (l.movetime, l.wtime, l.movestogo),
+            (Some(2_000), None, None)
+        );
+        c.nps = Some(1000);
+        let l = c.limits(Color::White, 0);
+        assert_eq!((l.nodes, l.movetime), (Some(2_000), None));
+    }
+
+    #[test]
+    fn piece_strings_have_xboards_length() {
+        for s in [CHESS_PIECES, TAVRELI_PIECES] {
+            let (w, b) = s.split_at(s.len() / 2);
+            assert_eq!((w.len(), b.len()), (22, 22));
+            assert!(w.ends_with('K') && b.ends_with('k'));
+            assert_eq!(w.to_ascii_lowercase(), b);
+        }
+        assert_eq!(TAVRELI_PIECES.find('H'), Some(12));
+    }
+
+    /// Output captured in memory.
+    #[derive(Clone, Default)]
+    struct Buf(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+    impl std::io::Write for Buf {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    impl Buf {
+        fn take(&self) -> Vec<String> {
+            let bytes = std::mem::take(&mut *self.0.lock().unwrap());
+            String::from_utf8(bytes)
+                .unwrap()
+                .lines()
+                .map(String::from)
+                .collect()
+        }
+    }
+
+    fn best(b: &str, p: Option<&str>) -> SearchEvent {
+        SearchEvent::BestMove {
+            best: Some(b.to_string()),
+            ponder: p.map(String::from),
+        }
+    }
+
+    /// Pondering with scripted search results (the placeholder search never
+    /// names a ponder move); events of the real searches are ignored.
+    #[test]
+    fn pondering_hit_miss_and_early_result() {
+        let buf = Buf::default();
+        let (tx, _rx) = std::sync::mpsc::channel();
+        let mut x = XBoard::new(Out::new(Box::new(buf.clone())), Searches::new(tx));
+        for l in ["new", "hard", "force", "usermove e2e4", "go"] {
+            x.line(l);
+        }
+        let (id, purpose) = x.current.unwrap();
+        assert_eq!(purpose, Purpose::Think);
+        x.event(id, best("e7e5", Some("g1f3")));
+        assert_eq!(buf.take(), ["move e7e5"]);
+        // Pondering on g1f3, which is already on the engine's board.
+        assert_eq!(x.guess.as_deref(), Some("g1f3"));
+        let (pid, purpose) = x.current.unwrap();
+        assert_eq!(purpose, Purpose::Ponder);
+        assert_eq!(x.engine.game().ply_count(), 3);
+        // Hit: the same search now counts as thinking; its move is played.
+        x.line("usermove g1f3");
+        assert_eq!(x.current, Some((pid, Purpose::Think)));
+        assert_eq!(x.guess, None);
+        x.event(pid, best("b8c6", Some("f1b5")));
+        assert_eq!(buf.take(), ["move b8c6"]);
+        // e2e4 e7e5 g1f3 b8c6 and the new guess f1b5.
+        assert_eq!(x.engine.game().ply_count(), 5);
+        // Miss: the guess is taken back and the real move played.
+        x.line("usermove d2d4");
+        assert_eq!(buf.take(), Vec::<String>::new());
+        assert_eq!(x.engine.game().ply_count(), 5);
+        let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 3";
+        assert_eq!(x.engine.game().fen(), fen);
+        let (id, purpose) = x.current.unwrap();
+        assert_eq!(purpose, Purpose::Think);
+        // A ponder search that ends before the opponent moves: its move is
+        // played at once on a hit.
+        x.event(id, best("e5d4", Some("f3d4")));
+        assert_eq!(buf.take(), ["move e5d4"]);
+        let (pid, _) = x.current.unwrap();
+        x.event(pid, best("g8f6", None));
+        assert_eq!(x.current, None);
+        x.line("usermove f3d4");
+        assert_eq!(buf.take(), ["move g8f6"]);
+        assert_eq!(x.engine.game().ply_count(), 8);
+        // `force` while pondering takes the guess back.
+        x.line("usermove c2c4");
+        let (id, _) = x.current.unwrap();
+        x.event(id, best("f8b4", Some("c1d2")));
+        assert_eq!(buf.take(), ["move f8b4"]);
+        assert_eq!(x.engine.game().ply_count(), 11);
+        x.line("force");
+        assert_eq!((x.current, x.guess.clone()), (None, None));
+        assert_eq!(x.engine.game().ply_count(), 10);
+    }
+
+    /// Arbitrary lines never panic; the game stays a legal one.
+    #[test]
+    fn fuzzed_lines_do_not_panic() {
+        let words = [
+            "xboard",
+            "protover",
+            "new",
+            "variant",
+            "normal",
+            "plunder",
+            "tavreli",
+            "force",
+            "go",
+            "playother",
+            "usermove",
+            "level",
+            "st",
+            "sd",
+            "nps",
+            "time",
+            "otim",
+            "?",
+            "ping",
+            "setboard",
+            "undo",
+            "remove",
+            "result",
+            "hard",
+            "easy",
+            "post",
+            "nopost",
+            "analyze",
+            "exit",
+            ".",
+            "memory",
+            "cores",
+            "option",
+            "MultiPV=2",
+            "d",
+        ];
+        let (tx, _rx) = std::sync::mpsc::channel();
+        let out = Out::new(Box::new(std::io::sink()));
+        let mut x = XBoard::new(out, Searches::new(tx));
+        for line in shell::fuzz_lines(0xfeed, 3000, &words) {
+            let _ = x.line(&line);
+        }
+        for l in ["new", "force", "usermove e2e4"] {
+            let _ = x.line(l);
+        }
+        assert_eq!(
+            x.engine.game().fen(),
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        );
+    }
+
+    #[test]
+    fn bare_moves() {
+        assert!(looks_like_move("e2e4"));
+        assert!(looks_like_move("d4f6:1"));
+        assert!(!looks_like_move("hello"));
+        assert!(!looks_like_move("e2é4"));
+    }
+}
