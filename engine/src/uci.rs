@@ -11,6 +11,7 @@ use crate::shell::{self, Flow, Out, Searches, Shim};
 use engine::{Engine, Info, Limits, Options, Score, SearchEvent};
 use movegen::Variant;
 use std::collections::VecDeque;
+use vampirc_uci::{Serializable, UciMessage, UciOptionConfig};
 
 /// Keywords that end a `go searchmoves` list.
 const GO_KEYWORDS: [&str; 13] = [
@@ -78,47 +79,55 @@ impl Uci {
         self.out.line(&format!("info string error {msg}"));
     }
 
+    /// The `uci` handshake. The standard messages are serialised by
+    /// vampirc-uci, so their grammar is the crate's, not hand-written.
     fn identify(&self) {
         let o = Options::default();
-        let variants = shell::available_variants();
-        let mut combo = format!(
-            "option name UCI_Variant type combo default {}",
-            self.engine.variant().name()
-        );
-        for v in &variants {
-            combo.push_str(" var ");
-            combo.push_str(v.name());
-        }
-        let lines = [
-            format!("id name {}", shell::NAME),
-            format!("id author {}", shell::AUTHOR),
-            combo,
-            format!(
-                "option name Hash type spin default {} min 1 max {}",
-                o.hash_mb,
-                shell::MAX_HASH_MB
-            ),
-            format!(
-                "option name Threads type spin default {} min 1 max {}",
-                o.threads,
-                shell::MAX_THREADS
-            ),
-            format!(
-                "option name MultiPV type spin default {} min 1 max {}",
-                o.multipv,
-                shell::MAX_MULTIPV
-            ),
-            format!(
-                "option name Move Overhead type spin default {} min 0 max {}",
+        let spin = |name: &str, default: u64, min: i64, max: u64| {
+            UciMessage::Option(UciOptionConfig::Spin {
+                name: name.to_string(),
+                default: i64::try_from(default).ok(),
+                min: Some(min),
+                max: i64::try_from(max).ok(),
+            })
+        };
+        let messages = [
+            UciMessage::Id {
+                name: Some(shell::NAME.to_string()),
+                author: None,
+            },
+            UciMessage::Id {
+                name: None,
+                author: Some(shell::AUTHOR.to_string()),
+            },
+            UciMessage::Option(UciOptionConfig::Combo {
+                name: "UCI_Variant".to_string(),
+                default: Some(self.engine.variant().name().to_string()),
+                var: shell::available_variants()
+                    .iter()
+                    .map(|v| v.name().to_string())
+                    .collect(),
+            }),
+            spin("Hash", o.hash_mb as u64, 1, shell::MAX_HASH_MB),
+            spin("Threads", o.threads as u64, 1, shell::MAX_THREADS),
+            spin("MultiPV", o.multipv as u64, 1, shell::MAX_MULTIPV),
+            spin(
+                "Move Overhead",
                 o.move_overhead_ms,
-                shell::MAX_OVERHEAD_MS
+                0,
+                shell::MAX_OVERHEAD_MS,
             ),
-            format!("option name Ponder type check default {}", o.ponder),
-            "option name Clear Hash type button".to_string(),
-            "uciok".to_string(),
+            UciMessage::Option(UciOptionConfig::Check {
+                name: "Ponder".to_string(),
+                default: Some(o.ponder),
+            }),
+            UciMessage::Option(UciOptionConfig::Button {
+                name: "Clear Hash".to_string(),
+            }),
+            UciMessage::UciOk,
         ];
-        for l in &lines {
-            self.out.line(l);
+        for m in &messages {
+            self.out.line(&m.serialize());
         }
     }
 
@@ -377,7 +386,7 @@ impl Uci {
         };
         match cmd {
             "uci" => self.identify(),
-            "isready" => self.out.line("readyok"),
+            "isready" => self.out.line(&UciMessage::ReadyOk.serialize()),
             "ucinewgame" => {
                 self.drop_search();
                 self.engine.new_game();
