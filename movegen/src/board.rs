@@ -254,14 +254,9 @@ impl Board {
         for color in Color::ALL {
             let kings = self.pieces(color, Role::King).count();
             if kings != 1 {
-                let name = if color == Color::White {
-                    "white"
-                } else {
-                    "black"
-                };
                 return Err(FenError::new(
                     FenField::Board,
-                    format!("expected exactly one {name} king, found {kings}"),
+                    format!("expected exactly one {} king, found {kings}", color.name()),
                 ));
             }
         }

@@ -42,6 +42,14 @@ impl Color {
         }
     }
 
+    /// `white` or `black`, for messages.
+    pub(crate) const fn name(self) -> &'static str {
+        match self {
+            Color::White => "white",
+            Color::Black => "black",
+        }
+    }
+
     /// The rank this side's pieces start on (1 for white, 8 for black).
     #[must_use]
     #[inline]

@@ -344,14 +344,12 @@ impl Position for Plunder {
         for color in Color::ALL {
             let n = board.by_color(color).count();
             if n > MAX_PIECES_PER_SIDE {
-                let name = if color == Color::White {
-                    "white"
-                } else {
-                    "black"
-                };
                 return Err(FenError::new(
                     FenField::Board,
-                    format!("{n} {name} pieces, at most {MAX_PIECES_PER_SIDE} allowed"),
+                    format!(
+                        "{n} {} pieces, at most {MAX_PIECES_PER_SIDE} allowed",
+                        color.name()
+                    ),
                 ));
             }
         }

@@ -252,14 +252,13 @@ impl Position for Tavreli {
         for color in Color::ALL {
             let n = pos.tops.pieces(color, Role::King).count();
             if n != 1 {
-                let name = if color == Color::White {
-                    "white"
-                } else {
-                    "black"
-                };
                 return Err(FenError::new(
                     FenField::Board,
-                    format!("expected one {name} king, found {n} in \"{}\"", parts.board),
+                    format!(
+                        "expected one {} king, found {n} in \"{}\"",
+                        color.name(),
+                        parts.board
+                    ),
                 ));
             }
         }
