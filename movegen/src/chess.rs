@@ -421,14 +421,13 @@ impl Position for Chess {
     }
 
     fn fen(&self) -> String {
-        format!(
-            "{} {} {} {} {} {}",
-            self.board.write(&|_| None),
-            self.turn.char(),
-            fen::castling_string(self.castling),
-            self.ep.map_or_else(|| "-".to_string(), |s| s.to_string()),
+        fen::write(
+            &self.board.write(&|_| None),
+            self.turn,
+            self.castling,
+            self.ep,
             self.halfmoves,
-            self.fullmoves
+            self.fullmoves,
         )
     }
 

@@ -214,6 +214,24 @@ pub fn castling_string(rights: u8) -> String {
     s
 }
 
+/// A FEN from its placement field and the five fields every variant writes
+/// alike.
+pub(crate) fn write(
+    board: &str,
+    turn: Color,
+    castling: u8,
+    ep: Option<Square>,
+    halfmoves: u32,
+    fullmoves: u32,
+) -> String {
+    format!(
+        "{board} {} {} {} {halfmoves} {fullmoves}",
+        turn.char(),
+        castling_string(castling),
+        ep.map_or_else(|| "-".to_string(), |s| s.to_string()),
+    )
+}
+
 /// Splits a board field into 8 rank strings, rank 8 first.
 ///
 /// # Errors

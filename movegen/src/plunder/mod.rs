@@ -380,14 +380,13 @@ impl Position for Plunder {
     }
 
     fn fen(&self) -> String {
-        format!(
-            "{} {} {} {} {} {}",
-            self.board.write(&|sq| self.vest_suffix(sq)),
-            self.turn.char(),
-            fen::castling_string(self.castling),
-            self.ep.map_or_else(|| "-".to_string(), |s| s.to_string()),
+        fen::write(
+            &self.board.write(&|sq| self.vest_suffix(sq)),
+            self.turn,
+            self.castling,
+            self.ep,
             self.halfmoves,
-            self.fullmoves
+            self.fullmoves,
         )
     }
 

@@ -281,14 +281,13 @@ impl Position for Tavreli {
     }
 
     fn fen(&self) -> String {
-        format!(
-            "{} {} {} {} {} {}",
-            fen::write_board(&self.towers),
-            self.turn.char(),
-            fenfmt::castling_string(self.castling),
-            self.ep.map_or_else(|| "-".to_string(), |s| s.to_string()),
+        fenfmt::write(
+            &fen::write_board(&self.towers),
+            self.turn,
+            self.castling,
+            self.ep,
             self.halfmoves,
-            self.fullmoves
+            self.fullmoves,
         )
     }
 
