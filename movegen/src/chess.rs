@@ -450,14 +450,7 @@ impl Position for Chess {
     }
 
     fn key_from_scratch(&self) -> u64 {
-        let mut key = self.board.key() ^ zobrist::castling(self.castling);
-        if self.turn == Color::Black {
-            key ^= zobrist::side();
-        }
-        if let Some(ep) = self.ep {
-            key ^= zobrist::ep_file(ep.file().0);
-        }
-        key
+        self.board.key() ^ zobrist::state(self.turn, self.castling, self.ep)
     }
 
     #[inline]

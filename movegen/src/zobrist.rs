@@ -65,3 +65,17 @@ pub fn ep_file(file: u8) -> u64 {
 pub const fn side() -> u64 {
     SIDE
 }
+
+/// Key of what a position holds besides its pieces: castling rights, side to
+/// move and en-passant file (the same in every variant).
+#[must_use]
+pub(crate) fn state(turn: Color, castling_rights: u8, ep: Option<Square>) -> u64 {
+    let mut key = castling(castling_rights);
+    if turn == Color::Black {
+        key ^= side();
+    }
+    if let Some(sq) = ep {
+        key ^= ep_file(sq.file().0);
+    }
+    key
+}

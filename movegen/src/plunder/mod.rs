@@ -409,19 +409,13 @@ impl Position for Plunder {
     }
 
     fn key_from_scratch(&self) -> u64 {
-        let mut key = self.board.key() ^ zobrist::castling(self.castling);
+        let mut key = self.board.key() ^ zobrist::state(self.turn, self.castling, self.ep);
         for (i, &role) in VEST_ROLES.iter().enumerate() {
             for sq in self.vests[i] {
                 if let Some(p) = self.board.piece_at(sq) {
                     key ^= zobrist::vest(p.color, role, sq);
                 }
             }
-        }
-        if self.turn == Color::Black {
-            key ^= zobrist::side();
-        }
-        if let Some(ep) = self.ep {
-            key ^= zobrist::ep_file(ep.file().0);
         }
         key
     }

@@ -310,15 +310,9 @@ impl Position for Tavreli {
     }
 
     fn key_from_scratch(&self) -> u64 {
-        let mut key = zobrist::castling(self.castling);
+        let mut key = zobrist::state(self.turn, self.castling, self.ep);
         for sq in Square::all() {
             key ^= tower_key(sq, self.towers[sq.index()]);
-        }
-        if self.turn == Color::Black {
-            key ^= zobrist::side();
-        }
-        if let Some(ep) = self.ep {
-            key ^= zobrist::ep_file(ep.file().0);
         }
         key
     }
