@@ -72,6 +72,55 @@ pub(crate) const fn castle_keep_mask() -> [u8; 64] {
 
 pub(crate) static CASTLE_KEEP: [u8; 64] = castle_keep_mask();
 
+/// Moves king and rook for `us` castling with the king from `from` to `to`,
+/// keeping `key` in step; returns the castling's squares.
+#[inline]
+pub(crate) fn castle(
+    board: &mut Board,
+    key: &mut u64,
+    us: Color,
+    from: Square,
+    to: Square,
+) -> CastleSide {
+    let cs = CASTLES[us.index()][usize::from(to.file() < from.file())];
+    board.shift(from, to, Piece::new(us, Role::King));
+    board.shift(cs.rook_from, cs.rook_to, Piece::new(us, Role::Rook));
+    *key ^= zobrist::piece(us, Role::King, from)
+        ^ zobrist::piece(us, Role::King, to)
+        ^ zobrist::piece(us, Role::Rook, cs.rook_from)
+        ^ zobrist::piece(us, Role::Rook, cs.rook_to);
+    cs
+}
+
+/// Drops the en-passant square with its key: any move, null or not, ends the
+/// chance to capture en passant.
+#[inline]
+pub(crate) fn clear_ep(ep: &mut Option<Square>, key: &mut u64) {
+    if let Some(sq) = ep.take() {
+        *key ^= zobrist::ep_file(sq.file().0);
+    }
+}
+
+/// Sets the castling rights to `rights`, keeping the key in step.
+#[inline]
+pub(crate) fn set_castling(castling: &mut u8, key: &mut u64, rights: u8) {
+    if rights != *castling {
+        *key ^= zobrist::castling(*castling) ^ zobrist::castling(rights);
+        *castling = rights;
+    }
+}
+
+/// Gives the move to the other side after a real move of `turn`: black's
+/// move completes a full move.
+#[inline]
+pub(crate) fn pass_turn(turn: &mut Color, fullmoves: &mut u32, key: &mut u64) {
+    if *turn == Color::Black {
+        *fullmoves += 1;
+    }
+    *turn = turn.flip();
+    *key ^= zobrist::side();
+}
+
 /// Where moves go: a list, or a counter that never enumerates (perft's bulk
 /// count adds popcounts instead of pushing moves).
 pub(crate) trait Sink {
@@ -152,8 +201,8 @@ pub(crate) const fn shift(bb: Bitboard, delta: i8) -> Bitboard {
     }
 }
 
-const NOT_FILE_A: Bitboard = Bitboard(!0x0101_0101_0101_0101);
-const NOT_FILE_H: Bitboard = Bitboard(!0x8080_8080_8080_8080);
+pub(crate) const NOT_FILE_A: Bitboard = Bitboard(!0x0101_0101_0101_0101);
+pub(crate) const NOT_FILE_H: Bitboard = Bitboard(!0x8080_8080_8080_8080);
 
 /// A standard chess position.
 ///
@@ -477,9 +526,7 @@ impl Position for Chess {
             return prev;
         };
         let mover = Piece::new(us, role);
-        if let Some(ep) = self.ep.take() {
-            self.key ^= zobrist::ep_file(ep.file().0);
-        }
+        clear_ep(&mut self.ep, &mut self.key);
         self.halfmoves += 1;
         if role == Role::Pawn {
             self.halfmoves = 0;
@@ -509,26 +556,12 @@ impl Position for Chess {
                 self.key ^= zobrist::piece(us, role, from) ^ zobrist::piece(us, role, to);
             }
             MoveKind::Castle => {
-                let cs = CASTLES[us.index()][usize::from(to.file() < from.file())];
-                self.board.shift(from, to, mover);
-                let rook = Piece::new(us, Role::Rook);
-                self.board.shift(cs.rook_from, cs.rook_to, rook);
-                self.key ^= zobrist::piece(us, Role::King, from)
-                    ^ zobrist::piece(us, Role::King, to)
-                    ^ zobrist::piece(us, Role::Rook, cs.rook_from)
-                    ^ zobrist::piece(us, Role::Rook, cs.rook_to);
+                castle(&mut self.board, &mut self.key, us, from, to);
             }
         }
         let rights = self.castling & CASTLE_KEEP[from.index()] & CASTLE_KEEP[to.index()];
-        if rights != self.castling {
-            self.key ^= zobrist::castling(self.castling) ^ zobrist::castling(rights);
-            self.castling = rights;
-        }
-        if us == Color::Black {
-            self.fullmoves += 1;
-        }
-        self.turn = us.flip();
-        self.key ^= zobrist::side();
+        set_castling(&mut self.castling, &mut self.key, rights);
+        pass_turn(&mut self.turn, &mut self.fullmoves, &mut self.key);
         self.checkers = self.compute_checkers();
         if m.kind() == MoveKind::DoublePush {
             self.set_ep_if_legal(from.shift(us.forward()));
@@ -543,9 +576,7 @@ impl Position for Chess {
 
     fn make_null(&mut self) -> Chess {
         let prev = *self;
-        if let Some(ep) = self.ep.take() {
-            self.key ^= zobrist::ep_file(ep.file().0);
-        }
+        clear_ep(&mut self.ep, &mut self.key);
         self.turn = self.turn.flip();
         self.key ^= zobrist::side();
         self.halfmoves += 1;

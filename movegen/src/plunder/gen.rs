@@ -5,7 +5,7 @@
 use super::{Plunder, ALLOWED, VEST_ROLES};
 use crate::attacks;
 use crate::bitboard::Bitboard;
-use crate::chess::{shift, CASTLES};
+use crate::chess::{shift, CASTLES, NOT_FILE_A, NOT_FILE_H};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::types::{Color, Role, Square};
 
@@ -16,9 +16,6 @@ pub(crate) type Opts = [Bitboard; 5];
 
 /// Promotion roles in generation order.
 const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
-
-const NOT_FILE_A: Bitboard = Bitboard(!0x0101_0101_0101_0101);
-const NOT_FILE_H: Bitboard = Bitboard(!0x8080_8080_8080_8080);
 
 /// Where moves go: a list, or perft's bulk counter.
 pub(crate) trait Out {

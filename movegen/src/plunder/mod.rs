@@ -29,7 +29,7 @@ mod tests;
 
 use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::chess::{self, CASTLES, CASTLE_KEEP};
+use crate::chess::{self, castle, clear_ep, pass_turn, set_castling, CASTLE_KEEP};
 use crate::fen::{self, FenError, FenField};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
@@ -444,9 +444,7 @@ impl Position for Plunder {
             return prev;
         };
         let mover = Piece::new(us, role);
-        if let Some(ep) = self.ep.take() {
-            self.key ^= zobrist::ep_file(ep.file().0);
-        }
+        clear_ep(&mut self.ep, &mut self.key);
         self.halfmoves += 1;
         if role == Role::Pawn {
             self.halfmoves = 0;
@@ -475,14 +473,7 @@ impl Position for Plunder {
                 self.key ^= zobrist::piece(us, role, from) ^ zobrist::piece(us, role, to);
             }
             MoveKind::Castle => {
-                let cs = CASTLES[us.index()][usize::from(to.file() < from.file())];
-                self.board.shift(from, to, mover);
-                let rook = Piece::new(us, Role::Rook);
-                self.board.shift(cs.rook_from, cs.rook_to, rook);
-                self.key ^= zobrist::piece(us, Role::King, from)
-                    ^ zobrist::piece(us, Role::King, to)
-                    ^ zobrist::piece(us, Role::Rook, cs.rook_from)
-                    ^ zobrist::piece(us, Role::Rook, cs.rook_to);
+                let cs = castle(&mut self.board, &mut self.key, us, from, to);
                 if let Some(v) = self.vest_at(cs.rook_from) {
                     self.remove_vest(cs.rook_from, us, v);
                     self.put_vest(cs.rook_to, us, v);
@@ -496,15 +487,8 @@ impl Position for Plunder {
             self.put_vest(to, us, v);
         }
         let rights = self.castling & CASTLE_KEEP[from.index()] & CASTLE_KEEP[to.index()];
-        if rights != self.castling {
-            self.key ^= zobrist::castling(self.castling) ^ zobrist::castling(rights);
-            self.castling = rights;
-        }
-        if us == Color::Black {
-            self.fullmoves += 1;
-        }
-        self.turn = us.flip();
-        self.key ^= zobrist::side();
+        set_castling(&mut self.castling, &mut self.key, rights);
+        pass_turn(&mut self.turn, &mut self.fullmoves, &mut self.key);
         self.checkers = self.compute_checkers();
         if m.kind() == MoveKind::DoublePush {
             self.set_ep_if_legal(from.shift(us.forward()));
@@ -519,9 +503,7 @@ impl Position for Plunder {
 
     fn make_null(&mut self) -> Plunder {
         let prev = *self;
-        if let Some(ep) = self.ep.take() {
-            self.key ^= zobrist::ep_file(ep.file().0);
-        }
+        clear_ep(&mut self.ep, &mut self.key);
         self.turn = self.turn.flip();
         self.key ^= zobrist::side();
         self.halfmoves += 1;

@@ -28,7 +28,7 @@ mod tower;
 pub use tower::{home_piece, Tower, TowerPiece, TOWER_CAPACITY};
 
 use crate::bitboard::Bitboard;
-use crate::chess::CASTLES;
+use crate::chess::{clear_ep, pass_turn, set_castling, CASTLES};
 use crate::fen::{self as fenfmt, FenError, FenField};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{MoveError, Position};
@@ -351,9 +351,7 @@ impl Position for Tavreli {
         let us = self.turn;
         let double_onto_empty =
             m.kind() == MoveKind::DoublePush && self.towers[m.to().index()].is_empty();
-        if let Some(ep) = self.ep.take() {
-            self.key ^= zobrist::ep_file(ep.file().0);
-        }
+        clear_ep(&mut self.ep, &mut self.key);
         self.apply(&plan);
         self.halfmoves = if plan.capture || plan.pawn {
             0
@@ -361,15 +359,8 @@ impl Position for Tavreli {
             self.halfmoves + 1
         };
         let rights = self.rights_after(m.from(), m.to());
-        if rights != self.castling {
-            self.key ^= zobrist::castling(self.castling) ^ zobrist::castling(rights);
-            self.castling = rights;
-        }
-        if us == Color::Black {
-            self.fullmoves += 1;
-        }
-        self.turn = us.flip();
-        self.key ^= zobrist::side();
+        set_castling(&mut self.castling, &mut self.key, rights);
+        pass_turn(&mut self.turn, &mut self.fullmoves, &mut self.key);
         if double_onto_empty {
             self.set_ep_if_legal(m.from().shift(us.forward()));
         }
@@ -399,14 +390,8 @@ impl Position for Tavreli {
             fullmoves: self.fullmoves,
             key: self.key,
         };
-        if let Some(ep) = self.ep.take() {
-            self.key ^= zobrist::ep_file(ep.file().0);
-        }
-        if self.turn == Color::Black {
-            self.fullmoves += 1;
-        }
-        self.turn = self.turn.flip();
-        self.key ^= zobrist::side();
+        clear_ep(&mut self.ep, &mut self.key);
+        pass_turn(&mut self.turn, &mut self.fullmoves, &mut self.key);
         self.halfmoves += 1;
         undo
     }
