@@ -17,6 +17,8 @@ mod moves;
 mod plunder;
 mod position;
 mod tavreli;
+#[cfg(test)]
+mod test_util;
 mod types;
 pub mod zobrist;
 

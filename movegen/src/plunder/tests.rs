@@ -3,53 +3,26 @@
 
 use super::*;
 use crate::position::{perft, status, Outcome};
+use crate::test_util::{self, sorted};
 use crate::zobrist::splitmix;
 
 fn pos(fen: &str) -> Plunder {
-    Plunder::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn strings(p: &Plunder) -> Vec<String> {
-    let mut list = MoveList::new();
-    p.legal_moves(&mut list);
-    let mut v: Vec<String> = list.iter().map(ToString::to_string).collect();
-    v.sort();
-    v
+    test_util::pos(fen)
 }
 
 /// Sorted move strings of the piece on `from`.
 fn moves_from(fen: &str, from: &str) -> Vec<String> {
-    strings(&pos(fen))
-        .into_iter()
-        .filter(|s| s.starts_with(from))
-        .collect()
+    test_util::moves_starting::<Plunder>(fen, from)
 }
 
 /// Sorted move strings from `from` to `to` (any suffix).
 fn moves_between(fen: &str, from_to: &str) -> Vec<String> {
-    strings(&pos(fen))
-        .into_iter()
-        .filter(|s| s.starts_with(from_to))
-        .collect()
-}
-
-fn sorted(v: &[&str]) -> Vec<String> {
-    let mut v: Vec<String> = v.iter().map(|s| (*s).to_string()).collect();
-    v.sort();
-    v
+    test_util::moves_starting::<Plunder>(fen, from_to)
 }
 
 /// The FEN after playing `moves` (move strings) from `fen`.
 fn play(fen: &str, moves: &[&str]) -> String {
-    let mut p = pos(fen);
-    for s in moves {
-        let m = p
-            .parse_move(s)
-            .unwrap_or_else(|e| panic!("{} in {}: {e}", s, p.fen()));
-        p.make(m);
-        assert_eq!(p.key(), p.key_from_scratch(), "key after {s}");
-    }
-    p.fen()
+    test_util::play::<Plunder>(fen, moves)
 }
 
 /// §3.2 "When a piece captures …, the mover may plunder. The choices are:

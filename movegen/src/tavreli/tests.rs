@@ -3,51 +3,24 @@
 
 use super::*;
 use crate::position::{perft, status, Outcome};
+use crate::test_util::{self, move_strings as moves, sorted};
 
 fn pos(fen: &str) -> Tavreli {
-    match Tavreli::from_fen(fen) {
-        Ok(p) => p,
-        Err(e) => panic!("{fen}: {e}"),
-    }
+    test_util::pos(fen)
 }
 
 fn sq(s: &str) -> Square {
     Square::parse(s).unwrap()
 }
 
-/// Every legal move string, sorted.
-fn moves(p: &Tavreli) -> Vec<String> {
-    let mut list = MoveList::new();
-    p.legal_moves(&mut list);
-    let mut v: Vec<String> = list.iter().map(ToString::to_string).collect();
-    v.sort();
-    v
-}
-
 /// The sorted legal move strings starting on `from`.
 fn moves_from(fen: &str, from: &str) -> Vec<String> {
-    moves(&pos(fen))
-        .into_iter()
-        .filter(|m| m.starts_with(from))
-        .collect()
-}
-
-fn sorted(v: &[&str]) -> Vec<String> {
-    let mut v: Vec<String> = v.iter().map(ToString::to_string).collect();
-    v.sort();
-    v
+    test_util::moves_starting::<Tavreli>(fen, from)
 }
 
 /// Plays the move strings and returns the FEN.
 fn play(fen: &str, line: &[&str]) -> String {
-    let mut p = pos(fen);
-    for s in line {
-        let m = p
-            .parse_move(s)
-            .unwrap_or_else(|e| panic!("{}: {e}", p.fen()));
-        p.make(m);
-    }
-    p.fen()
+    test_util::play::<Tavreli>(fen, line)
 }
 
 /// "Worked count: from the start position there are 39 legal moves (16 pawn
