@@ -168,7 +168,7 @@ impl Engine {
         let thread_sink = Arc::clone(&sink);
         let spawned = std::thread::Builder::new()
             .name("search".into())
-            .stack_size(64 << 20)
+            .stack_size(search::STACK_SIZE)
             .spawn(move || {
                 with_game!(&game, g => search::run(g, &limits, &options, &shared, &thread_sink));
             });
