@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Depth searched when none is given.
-pub const DEFAULT_DEPTH: u32 = 11;
+pub const DEFAULT_DEPTH: u32 = 13;
 /// Hash size of every bench search (MiB).
 pub const HASH_MB: usize = 16;
 

@@ -9,7 +9,11 @@ use movegen::Color;
 
 /// Moves assumed left in the game when the GUI gives no `movestogo`.
 const DEFAULT_MOVES_TO_GO: u64 = 30;
-/// The hard limit may exceed the soft one by this factor…
+/// The soft limit is this share (per cent) of the even split of the
+/// remaining time: an iteration started near it usually overruns it, so
+/// the average time per move ends up near the even split.
+const SOFT_PERCENT: u64 = 60;
+/// The hard limit may exceed the even split by this factor…
 const HARD_FACTOR: u64 = 4;
 /// …but never spend more than this fraction (1/n) of the remaining time in
 /// one move while more moves remain before the next control.
@@ -43,13 +47,14 @@ pub fn budget(limits: &Limits, turn: Color, overhead_ms: u64) -> Option<Budget> 
     let mtg = limits
         .movestogo
         .map_or(DEFAULT_MOVES_TO_GO, |m| u64::from(m.clamp(1, 50)));
-    let soft = available / mtg + inc * 3 / 4;
+    let even = available / mtg + inc * 3 / 4;
+    let soft = even * SOFT_PERCENT / 100;
     let cap = if mtg == 1 {
         available * 4 / 5
     } else {
         available / HARD_FRACTION
     };
-    let hard = (soft * HARD_FACTOR).min(cap);
+    let hard = (even * HARD_FACTOR).min(cap);
     Some(Budget {
         soft_ms: soft.min(hard),
         hard_ms: hard,
@@ -100,8 +105,8 @@ mod tests {
         let l = clock(60_000, 1_000, 0, None);
         let w = budget(&l, Color::White, 0).map(|b| b.soft_ms);
         let b = budget(&l, Color::Black, 0).map(|b| b.soft_ms);
-        assert_eq!(w, Some(2_000));
-        assert_eq!(b, Some(33));
+        assert_eq!(w, Some(1_200));
+        assert_eq!(b, Some(19));
     }
 
     #[test]

@@ -44,7 +44,7 @@ pub fn evaluate_board(board: &Board, turn: Color) -> i32 {
     } else {
         -p::TEMPO
     };
-    let score = taper(white + tempo, phase);
+    let score = taper(white + tempo, phase) + mop_up(board);
     let score = scale_drawish(board, score);
     if turn == Color::White {
         score
@@ -76,16 +76,42 @@ fn scale_drawish(board: &Board, score: i32) -> i32 {
     if board.pieces(strong, Role::Pawn).nonempty() {
         return score;
     }
-    let material = |c: Color| -> i32 {
-        [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
-            .iter()
-            .map(|&r| board.pieces(c, r).count() as i32 * p::MATERIAL[r.index()].1)
-            .sum()
-    };
-    if material(strong) - material(strong.flip()) < p::MATERIAL[Role::Rook.index()].1 {
+    if non_pawn_material(board, strong) - non_pawn_material(board, strong.flip())
+        < p::MATERIAL[Role::Rook.index()].1
+    {
         score / 8
     } else {
         score
+    }
+}
+
+fn non_pawn_material(board: &Board, c: Color) -> i32 {
+    [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+        .iter()
+        .map(|&r| board.pieces(c, r).count() as i32 * p::MATERIAL[r.index()].1)
+        .sum()
+}
+
+/// Drives the lone king to the edge and brings the winning king closer,
+/// which piece-square tables alone do not do (KQK, KRK), from White's view.
+fn mop_up(board: &Board) -> i32 {
+    let diff = non_pawn_material(board, Color::White) - non_pawn_material(board, Color::Black);
+    let strong = if diff > 0 { Color::White } else { Color::Black };
+    let weak = strong.flip();
+    if diff.abs() < p::MATERIAL[Role::Rook.index()].1 || board.pieces(weak, Role::Pawn).nonempty() {
+        return 0;
+    }
+    let (wk, sk) = (board.king(weak), board.king(strong));
+    let centre = |sq: Square| {
+        let f = i32::from(sq.file().0);
+        let r = i32::from(sq.rank().0);
+        (2 * f - 7).abs() / 2 + (2 * r - 7).abs() / 2
+    };
+    let bonus = p::MOP_UP_EDGE * centre(wk) + p::MOP_UP_KINGS * (7 - distance(wk, sk));
+    if strong == Color::White {
+        bonus
+    } else {
+        -bonus
     }
 }
 

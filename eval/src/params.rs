@@ -62,6 +62,12 @@ pub const PASSED_FREE_PATH: S = S(2, 6);
 /// its stop square, endgame only, relative rank ≥ 4th.
 pub const PASSED_KING_PROXIMITY: i32 = 4;
 
+/// Mop-up, when one side is up at least a rook's worth and the other has
+/// no pawns: per step of the losing king's distance from the centre…
+pub const MOP_UP_EDGE: i32 = 12;
+/// …and per step the kings are closer than the maximum of 7.
+pub const MOP_UP_KINGS: i32 = 6;
+
 /// Own pawn directly in front of the king (one or two ranks up), per pawn,
 /// on the king's file and the adjacent ones.
 pub const PAWN_SHIELD: [S; 2] = [S(12, 0), S(6, 0)];

@@ -250,27 +250,29 @@ impl<P: Position + Evaluate> Worker<'_, P> {
 
         while let Some((m, order)) = picker.next() {
             let quiet = is_quiet(m);
-            if quiet && skip_quiets {
-                continue;
-            }
-            // 10. Shallow pruning of late quiet moves.
-            if best_score > -MATE_BOUND && !in_check && quiet && ply > 0 {
-                if depth <= 8 && move_count >= lmp_limit {
+            // 10. Shallow pruning of late quiet moves (checking moves are
+            // kept: they are found out by playing them).
+            let mut prune = false;
+            if best_score > -MATE_BOUND && !in_check && quiet {
+                if skip_quiets {
+                    prune = true;
+                } else if (depth <= 8 && move_count >= lmp_limit)
+                    || (depth <= 6 && eval + 100 + 90 * depth <= alpha)
+                {
                     skip_quiets = true;
-                    continue;
-                }
-                if depth <= 6 && eval + 100 + 90 * depth <= alpha {
-                    skip_quiets = true;
-                    continue;
-                }
-                if depth <= 3 && self.hist.score(turn, m) < -3000 * depth {
-                    continue;
+                    prune = true;
+                } else if depth <= 3 && self.hist.score(turn, m) < -3000 * depth {
+                    prune = true;
                 }
             }
 
             let undo = self.push(Some(m), ply);
-            move_count += 1;
             let gives_check = self.pos.is_check();
+            if prune && !gives_check {
+                self.pop(Some(m), undo);
+                continue;
+            }
+            move_count += 1;
             // 11. Check extension (bounded so checks cannot run away).
             let ext = i32::from(gives_check && ply < 2 * self.root_depth as usize);
             let new_depth = depth - 1 + ext;

@@ -242,7 +242,7 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
             1.0
         };
         let soft = (b.soft_ms as f64 * instability * falling).min(b.hard_ms as f64);
-        self.ctl.elapsed_ms() as f64 >= soft * 0.6
+        self.ctl.elapsed_ms() as f64 >= soft
     }
 
     /// One depth of one MultiPV line, widening the window until the score
