@@ -9,7 +9,7 @@ use crate::pst::{piece_value, taper, PHASE_MAX, S};
 use crate::Evaluate;
 use movegen::attacks;
 use movegen::board::Board;
-use movegen::{Bitboard, Chess, Color, Move, Position, Role, Square};
+use movegen::{Bitboard, Chess, Color, Move, MoveKind, Position, Role, Square};
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
@@ -23,9 +23,94 @@ impl Evaluate for Chess {
         has_non_pawn_material(self.board(), self.turn())
     }
 
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        see_ge(self.board(), self.turn(), m, threshold)
+    }
+
     fn capture_order(&self, m: Move) -> i32 {
         crate::mvv_lva(self.board().role_at(m.to()), self.board().role_at(m.from()))
     }
+}
+
+/// Piece values for exchanges (the king cannot be captured: huge).
+const fn see_value(role: Role) -> i32 {
+    match role {
+        Role::King => 20_000,
+        r => crate::role_value(r),
+    }
+}
+
+/// Static exchange evaluation on a chess board (see
+/// [`Evaluate::see_ge`]): the swap algorithm with x-rays through the
+/// pieces that have already captured; pins are ignored.
+#[must_use]
+pub fn see_ge(board: &Board, turn: Color, m: Move, threshold: i32) -> bool {
+    if m.kind() == MoveKind::Castle {
+        return threshold <= 0;
+    }
+    let (from, to) = (m.from(), m.to());
+    let victim = if m.kind() == MoveKind::EnPassant {
+        Some(Role::Pawn)
+    } else {
+        board.role_at(to)
+    };
+    let mut swap = victim.map_or(0, see_value) - threshold;
+    if let Some(p) = m.promotion() {
+        swap += see_value(p) - see_value(Role::Pawn);
+    }
+    if swap < 0 {
+        return false;
+    }
+    let Some(mover) = m.promotion().or_else(|| board.role_at(from)) else {
+        return false;
+    };
+    swap = see_value(mover) - swap;
+    if swap <= 0 {
+        return true;
+    }
+    let mut occupied = board.occupied().without(from).with(to);
+    if m.kind() == MoveKind::EnPassant {
+        occupied = occupied.without(to.shift(-turn.forward() * 8));
+    }
+    let mut stm = turn;
+    let mut attackers = board.attackers(to, occupied) & occupied;
+    let mut res = true;
+    loop {
+        stm = stm.flip();
+        attackers &= occupied;
+        let ours = attackers & board.by_color(stm);
+        if ours.is_empty() {
+            break;
+        }
+        res = !res;
+        let Some((role, sq)) = [
+            Role::Pawn,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+            Role::King,
+        ]
+        .into_iter()
+        .find_map(|r| (ours & board.by_role(r)).first().map(|sq| (r, sq))) else {
+            break;
+        };
+        if role == Role::King {
+            // The king may only take last: if the other side still
+            // attacks, the capture is illegal and the result flips back.
+            if (attackers & board.by_color(stm.flip())).nonempty() {
+                res = !res;
+            }
+            break;
+        }
+        swap = see_value(role) - swap;
+        if swap < i32::from(res) {
+            break;
+        }
+        occupied = occupied.without(sq);
+        attackers = board.attackers(to, occupied) & occupied;
+    }
+    res
 }
 
 /// `true` if `color` has a piece other than pawns and king (null-move
@@ -334,6 +419,37 @@ mod tests {
         let passed = eval("4k3/8/8/3P4/8/8/8/4K3 w - - 0 1");
         let blocked = eval("4k3/3p4/8/3P4/8/8/8/4K3 w - - 0 1");
         assert!(passed > blocked + 60, "{passed} vs {blocked}");
+    }
+
+    fn see(fen: &str, mv: &str, threshold: i32) -> bool {
+        let pos = Chess::from_fen(fen).expect("valid fen");
+        let m = pos.parse_move(mv).expect("legal move");
+        pos.see_ge(m, threshold)
+    }
+
+    #[test]
+    fn static_exchange() {
+        // Pawn takes a defended knight: wins a knight for a pawn.
+        let f = "4k3/8/2p5/3n4/4P3/8/8/4K3 w - - 0 1";
+        assert!(see(f, "e4d5", 200));
+        assert!(!see(f, "e4d5", 260));
+        // Rook takes a pawn defended by a pawn: loses the exchange.
+        let f = "4k3/8/2p5/3p4/8/8/8/3RK3 w - - 0 1";
+        assert!(!see(f, "d1d5", 0));
+        assert!(see(f, "d1d5", -400));
+        // Undefended queen: free.
+        let f = "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1";
+        assert!(see(f, "d1d5", 900));
+        // X-ray: the second rook behind the first supports the capture.
+        let f = "3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1";
+        assert!(see(f, "d2d5", 100));
+        assert!(!see(f, "d2d5", 101));
+        // A quiet move onto a square a pawn guards loses the piece.
+        let f = "4k3/8/8/8/3p4/8/8/3NK3 w - - 0 1";
+        assert!(!see(f, "d1e3", 0));
+        assert!(see(f, "d1f2", 0));
+        // En passant wins a pawn.
+        assert!(see("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", "e5d6", 100));
     }
 
     #[test]

@@ -24,6 +24,16 @@ pub trait Evaluate: Position {
         )
     }
 
+    /// Static exchange evaluation: `true` if playing `m` and then trading
+    /// off on its target square (least valuable attacker first, either side
+    /// free to stop) wins at least `threshold` centipawns for the mover.
+    /// The default, for variants without an exchange model, claims every
+    /// move is good enough, which disables SEE-based pruning there.
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        let _ = (m, threshold);
+        true
+    }
+
     /// `false` where passing the turn would mislead the search (the side to
     /// move has only pawns: zugzwang). Null-move pruning is skipped then.
     fn null_move_safe(&self) -> bool {

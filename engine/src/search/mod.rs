@@ -258,8 +258,8 @@ fn wait_while_held(limits: &Limits, shared: &Shared) {
 }
 
 /// The thread whose result is played: the main thread unless a helper
-/// finished a deeper iteration without a worse score (or found a faster
-/// mate). MultiPV always reports the main thread's lines.
+/// finished a deeper iteration (or found a faster mate at the same depth).
+/// MultiPV always reports the main thread's lines.
 fn pick_result(results: &[ThreadResult], multipv: usize) -> usize {
     let mut best = 0;
     if multipv > 1 {
@@ -270,8 +270,8 @@ fn pick_result(results: &[ThreadResult], multipv: usize) -> usize {
         if r.pv.is_empty() {
             continue;
         }
-        let deeper = r.depth > b.depth && r.score >= b.score;
-        let faster_mate = r.score >= MATE_BOUND && r.score > b.score;
+        let deeper = r.depth > b.depth;
+        let faster_mate = r.depth == b.depth && r.score >= MATE_BOUND && r.score > b.score;
         if deeper || faster_mate {
             best = i;
         }

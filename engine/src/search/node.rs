@@ -253,8 +253,11 @@ impl<P: Position + Evaluate> Worker<'_, P> {
             // 10. Shallow pruning of late quiet moves (checking moves are
             // kept: they are found out by playing them).
             let mut prune = false;
-            if best_score > -MATE_BOUND && !in_check && quiet {
-                if skip_quiets {
+            if best_score > -MATE_BOUND && !in_check {
+                if !quiet {
+                    // Captures losing too much by exchange.
+                    prune = depth <= 6 && !self.pos.see_ge(m, -100 * depth);
+                } else if skip_quiets {
                     prune = true;
                 } else if (depth <= 8 && move_count >= lmp_limit)
                     || (depth <= 6 && eval + 100 + 90 * depth <= alpha)
@@ -262,6 +265,9 @@ impl<P: Position + Evaluate> Worker<'_, P> {
                     skip_quiets = true;
                     prune = true;
                 } else if depth <= 3 && self.hist.score(turn, m) < -3000 * depth {
+                    prune = true;
+                } else if depth <= 8 && !self.pos.see_ge(m, -20 * depth * depth) {
+                    // Quiet moves that hang the piece.
                     prune = true;
                 }
             }
@@ -418,6 +424,10 @@ impl<P: Position + Evaluate> Worker<'_, P> {
                 if stand_pat + victim + 200 <= alpha {
                     continue;
                 }
+            }
+            // Captures that lose material by exchange.
+            if !in_check && !self.pos.see_ge(m, 0) {
+                continue;
             }
             let undo = self.push(Some(m), ply);
             let score = -self.qsearch(-beta, -alpha, ply + 1);

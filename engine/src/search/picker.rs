@@ -2,9 +2,10 @@
 //! remaining one is picked each time (selection sort — most nodes cut off
 //! after a move or two, so sorting the whole list would be wasted).
 //!
-//! Order: the TT move, winning-looking captures and queen promotions by
-//! MVV/LVA (`Evaluate::capture_order`), killers, the counter move, quiet
-//! moves by history, under-promotions last.
+//! Order: the TT move, captures and queen promotions that do not lose
+//! material by static exchange (by MVV/LVA, `Evaluate::capture_order`),
+//! killers, the counter move, quiet moves by history, losing captures,
+//! under-promotions last.
 
 use super::history::History;
 use arrayvec::ArrayVec;
@@ -15,6 +16,7 @@ const TT_MOVE: i32 = 1 << 30;
 const CAPTURE: i32 = 1 << 28;
 const KILLER: i32 = 1 << 27;
 const COUNTER: i32 = (1 << 27) - 2;
+const BAD_CAPTURE: i32 = -(1 << 26);
 const UNDER_PROMOTION: i32 = -(1 << 28);
 
 /// Scored moves of one node.
@@ -50,8 +52,15 @@ impl Picker {
                 } else if let Some(promo) = m.promotion().filter(|&r| r != Role::Queen) {
                     UNDER_PROMOTION + eval::role_value(promo)
                 } else if m.is_capture() || m.promotion().is_some() {
+                    // Captures that lose material by exchange go after
+                    // the quiet moves.
                     let promo = m.promotion().map_or(0, eval::role_value);
-                    CAPTURE + pos.capture_order(m) + promo * 10
+                    let base = if pos.see_ge(m, 0) {
+                        CAPTURE
+                    } else {
+                        BAD_CAPTURE
+                    };
+                    base + pos.capture_order(m) + promo * 10
                 } else if Some(m) == killers[0] {
                     KILLER
                 } else if Some(m) == killers[1] {
@@ -136,10 +145,13 @@ mod tests {
         a.sort_unstable();
         b.sort_unstable();
         assert_eq!(a, b);
-        // Captures come before quiet moves.
+        // Captures that hold by exchange come before quiet moves, losing
+        // ones after them.
         let first_quiet = seen.iter().skip(1).position(|m| is_quiet(*m)).unwrap_or(0) + 1;
         assert!(seen[first_quiet..]
             .iter()
-            .all(|m| is_quiet(*m) || m.promotion().is_some()));
+            .all(|m| is_quiet(*m) || !pos.see_ge(*m, 0)));
+        assert!(seen[1..first_quiet].iter().all(|m| !is_quiet(*m)));
+        assert!(seen[first_quiet..].iter().any(|m| !is_quiet(*m)));
     }
 }

@@ -185,6 +185,11 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
                 break;
             }
             self.completed_depth = depth;
+            if !self.is_main() && depth >= self.ctl.max_depth {
+                // A helper reached the depth limit first: the search is done
+                // (its result is picked as the deepest).
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
             let best = self.root_moves[0].mv;
             if last_best.is_some_and(|b| b != best) {
                 best_changes += 1.0;
