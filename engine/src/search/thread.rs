@@ -208,6 +208,16 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
         self.shared
             .nodes
             .fetch_add(std::mem::take(&mut self.unflushed), Ordering::Relaxed);
+        let changed = last_best.is_some_and(|b| b != self.root_moves[0].mv);
+        if self.is_main()
+            && self.ctl.multipv == 1
+            && changed
+            && self.root_moves[0].score > -INFINITE
+        {
+            // An unfinished iteration proved a new best move: show its line
+            // so the last PV starts with the move played.
+            self.report(self.completed_depth);
+        }
         let rm = &self.root_moves[0];
         ThreadResult {
             depth: self.completed_depth,
