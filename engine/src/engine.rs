@@ -144,6 +144,13 @@ impl Engine {
         self.shared.clear();
     }
 
+    /// Empties the hash table (UCI `Clear Hash`); histories are per search
+    /// anyway.
+    pub fn clear_hash(&mut self) {
+        self.abort();
+        self.shared.clear();
+    }
+
     /// Changes options; resizes the hash table if needed.
     pub fn set_options(&mut self, options: Options) {
         self.abort();

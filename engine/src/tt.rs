@@ -99,15 +99,27 @@ pub struct Tt {
 }
 
 impl Tt {
-    /// A table of about `mb` MiB (at least one cluster).
+    /// A table of about `mb` MiB (at least one cluster). If the memory
+    /// cannot be had, the size is halved until it can (an absurd `Hash`
+    /// setting must not abort the engine); see [`Tt::size_mb`].
     #[must_use]
     pub fn new(mb: usize) -> Tt {
-        let n = (mb.max(1) << 20) / std::mem::size_of::<Cluster>();
-        let clusters = (0..n.max(1)).map(|_| Cluster::default()).collect();
+        let mut n = (mb.clamp(1, 1 << 30).saturating_mul(1 << 20)) / std::mem::size_of::<Cluster>();
+        let mut clusters: Vec<Cluster> = Vec::new();
+        while n > 1 && clusters.try_reserve_exact(n).is_err() {
+            n /= 2;
+        }
+        clusters.extend((0..n.max(1)).map(|_| Cluster::default()));
         Tt {
-            clusters,
+            clusters: clusters.into_boxed_slice(),
             age: AtomicU8::new(0),
         }
+    }
+
+    /// The size actually allocated, in MiB (rounded down).
+    #[must_use]
+    pub fn size_mb(&self) -> usize {
+        (self.clusters.len() * std::mem::size_of::<Cluster>()) >> 20
     }
 
     /// Empties the table (new game), in parallel for big tables.
@@ -274,6 +286,13 @@ mod tests {
         assert_eq!(tt.probe(0xDEAD_BEEF_0000_0002), None);
         tt.clear();
         assert_eq!(tt.probe(0xDEAD_BEEF_0000_0001), None);
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(Tt::new(1).size_mb(), 1);
+        assert_eq!(Tt::new(0).size_mb(), 1);
+        assert_eq!(Tt::new(3).clusters.len(), 3 * (1 << 20) / 64);
     }
 
     #[test]
