@@ -262,6 +262,41 @@ fn threads_two_survive_rapid_start_stop() {
 }
 
 #[test]
+fn stop_then_go_still_reports_the_stopped_search() {
+    // UCI owes a bestmove per go even when stop is followed at once by
+    // position and go; only abort (XBoard new/force) discards.
+    let mut e = Engine::new();
+    e.set_options(Options {
+        threads: 2,
+        ..Options::default()
+    });
+    let (sink, events) = collector();
+    for _ in 0..20 {
+        e.go(
+            Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+            Arc::clone(&sink),
+        );
+        e.stop();
+        e.set_position(None, &["e2e4"]).expect("legal");
+    }
+    e.go(depth(1), Arc::clone(&sink));
+    e.wait();
+    assert_eq!(report(&events).bestmoves, 21);
+    e.go(
+        Limits {
+            infinite: true,
+            ..Limits::default()
+        },
+        Arc::clone(&sink),
+    );
+    e.abort();
+    assert_eq!(report(&events).bestmoves, 21);
+}
+
+#[test]
 fn threads_two_finds_the_mate() {
     let mut e = Engine::new();
     e.set_options(Options {
