@@ -297,6 +297,29 @@ fn ponder_move<P: Position>(
 mod tests {
     use super::*;
 
+    fn result(depth: i32, score: i32) -> ThreadResult {
+        ThreadResult {
+            depth,
+            seldepth: 0,
+            score,
+            pv: vec![Move::quiet(movegen::Square::E1, movegen::Square::E8)],
+        }
+    }
+
+    #[test]
+    fn picks_the_deepest_thread_main_on_ties() {
+        let rs = [result(10, 30), result(11, -20), result(10, 90)];
+        assert_eq!(pick_result(&rs, 1), 1);
+        assert_eq!(pick_result(&rs[..1], 1), 0);
+        assert_eq!(pick_result(&[result(10, 30), result(10, 90)], 1), 0);
+        // A faster mate at the same depth wins; MultiPV keeps the main thread.
+        assert_eq!(
+            pick_result(&[result(10, MATE - 9), result(10, MATE - 5)], 1),
+            1
+        );
+        assert_eq!(pick_result(&rs, 3), 0);
+    }
+
     #[test]
     fn mate_scores_convert_to_moves() {
         assert_eq!(to_score(MATE - 1), Score::Mate(1));
