@@ -1,8 +1,17 @@
 //! Per-thread move-ordering memory: killers, counter moves, the butterfly
-//! history, and the late-move-reduction table.
+//! history, continuation histories, and the late-move-reduction table.
 
 use super::MAX_PLY;
-use movegen::{Color, Move};
+use movegen::{Color, Move, Piece, Square};
+
+/// Number of (piece, destination) contexts: 2 colours × 7 roles × 64.
+pub const CONTEXTS: usize = 2 * 7 * 64;
+
+/// The continuation-history context of a move: which piece went where.
+#[inline]
+pub fn context(piece: Piece, to: Square) -> usize {
+    ((piece.color.index() * 7) + piece.role.index()) * 64 + to.index()
+}
 
 /// History values stay within ±`HISTORY_MAX` (the gravity update below
 /// converges there).
@@ -16,6 +25,9 @@ pub struct History {
     pub counter: [[Option<Move>; 64]; 64],
     /// Butterfly history by side, from, to.
     pub butterfly: [[[i32; 64]; 64]; 2],
+    /// Continuation history: how good a (piece, to) reply was after an
+    /// earlier (piece, to) move, indexed `earlier * CONTEXTS + reply`.
+    pub continuation: Vec<i32>,
 }
 
 impl History {
@@ -25,7 +37,24 @@ impl History {
             killers: [[None; 2]; MAX_PLY + 2],
             counter: [[None; 64]; 64],
             butterfly: [[[0; 64]; 64]; 2],
+            continuation: vec![0; CONTEXTS * CONTEXTS],
         })
+    }
+
+    /// The continuation score of the reply `cur` after the earlier move
+    /// `prev` (0 without one).
+    #[inline]
+    pub fn cont(&self, prev: Option<usize>, cur: usize) -> i32 {
+        prev.map_or(0, |p| self.continuation[p * CONTEXTS + cur])
+    }
+
+    /// Rewards or punishes the reply `cur` after `prev`, with gravity.
+    pub fn update_cont(&mut self, prev: Option<usize>, cur: usize, bonus: i32) {
+        if let Some(p) = prev {
+            let e = &mut self.continuation[p * CONTEXTS + cur];
+            let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+            *e += b - *e * b.abs() / HISTORY_MAX;
+        }
     }
 
     /// The history score of a quiet move.
@@ -117,6 +146,26 @@ mod tests {
         let s = h.score(Color::White, m);
         assert!((-HISTORY_MAX..0).contains(&s), "{s}");
         assert_eq!(h.score(Color::Black, m), 0);
+    }
+
+    #[test]
+    fn continuation_history_is_per_pair_and_bounded() {
+        let mut h = History::new();
+        let knight = Piece::new(Color::White, movegen::Role::Knight);
+        let pawn = Piece::new(Color::Black, movegen::Role::Pawn);
+        let a = context(knight, Square::E1);
+        let b = context(pawn, Square::E8);
+        assert_ne!(a, b);
+        assert!(a < CONTEXTS && b < CONTEXTS);
+        for _ in 0..1_000 {
+            h.update_cont(Some(a), b, bonus(30));
+        }
+        let s = h.cont(Some(a), b);
+        assert!(s > 0 && s <= HISTORY_MAX, "{s}");
+        assert_eq!(h.cont(Some(b), a), 0);
+        assert_eq!(h.cont(None, b), 0);
+        h.update_cont(None, b, bonus(30));
+        assert_eq!(h.cont(Some(b), b), 0);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! plies from the root: being mated at ply `n` scores `-MATE + n`; the TT
 //! stores them relative to the node (`to_tt`/`from_tt`).
 
-use super::history::bonus;
+use super::history::{bonus, context};
 use super::picker::{is_quiet, is_refutation, Picker};
 use super::thread::Worker;
 use super::{INFINITE, MATE, MATE_BOUND, MAX_PLY};
@@ -86,6 +86,8 @@ impl<P: Position + Evaluate> Worker<'_, P> {
     fn push(&mut self, m: Option<Move>, ply: usize) -> P::Undo {
         self.keys.push(self.pos.key());
         self.played[ply] = m;
+        self.contexts[ply] =
+            m.and_then(|m| self.pos.piece_at(m.from()).map(|p| context(p, m.to())));
         match m {
             Some(m) => self.pos.make(m),
             None => self.pos.make_null(),
@@ -98,6 +100,16 @@ impl<P: Position + Evaluate> Worker<'_, P> {
         match m {
             Some(m) => self.pos.unmake(m, undo),
             None => self.pos.unmake_null(undo),
+        }
+    }
+
+    /// Updates the butterfly and continuation histories of a quiet move.
+    fn reward(&mut self, turn: movegen::Color, m: Move, bonus: i32, conts: [Option<usize>; 2]) {
+        self.hist.update(turn, m, bonus);
+        if let Some(piece) = self.pos.piece_at(m.from()) {
+            let cur = context(piece, m.to());
+            self.hist.update_cont(conts[0], cur, bonus);
+            self.hist.update_cont(conts[1], cur, bonus);
         }
     }
 
@@ -238,7 +250,11 @@ impl<P: Position + Evaluate> Worker<'_, P> {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
         let prev = self.played[ply - 1];
-        let mut picker = Picker::new(&self.pos, &list, tt_move, &self.hist, ply, prev);
+        let conts = [
+            self.contexts[ply - 1],
+            ply.checked_sub(2).and_then(|p| self.contexts[p]),
+        ];
+        let mut picker = Picker::new(&self.pos, &list, tt_move, &self.hist, ply, prev, conts);
 
         let turn = self.pos.turn();
         let mut best_score = -INFINITE;
@@ -339,9 +355,9 @@ impl<P: Position + Evaluate> Worker<'_, P> {
                 if let Some(p) = prev {
                     self.hist.set_counter(p, m);
                 }
-                self.hist.update(turn, m, b);
+                self.reward(turn, m, b, conts);
                 for &q in &quiets {
-                    self.hist.update(turn, q, -b);
+                    self.reward(turn, q, -b, conts);
                 }
             }
         }

@@ -4,10 +4,11 @@
 //!
 //! Order: the TT move, captures and queen promotions that do not lose
 //! material by static exchange (by MVV/LVA, `Evaluate::capture_order`),
-//! killers, the counter move, quiet moves by history, losing captures,
+//! killers, the counter move, quiet moves by butterfly plus continuation
+//! history (after the moves one and two plies up), losing captures,
 //! under-promotions last.
 
-use super::history::History;
+use super::history::{context, History};
 use arrayvec::ArrayVec;
 use eval::Evaluate;
 use movegen::{Move, MoveList, Role, MAX_MOVES};
@@ -40,6 +41,7 @@ impl Picker {
         hist: &History,
         ply: usize,
         prev: Option<Move>,
+        conts: [Option<usize>; 2],
     ) -> Picker {
         let killers = hist.killers[ply];
         let counter = prev.and_then(|p| hist.counter_of(p));
@@ -68,7 +70,9 @@ impl Picker {
                 } else if Some(m) == counter {
                     COUNTER
                 } else {
+                    let cur = pos.piece_at(m.from()).map(|p| context(p, m.to()));
                     hist.score(turn, m)
+                        + cur.map_or(0, |c| hist.cont(conts[0], c) + hist.cont(conts[1], c))
                 };
                 (m, s)
             })
@@ -133,7 +137,7 @@ mod tests {
         pos.legal_moves(&mut list);
         let tt = list[list.len() - 1];
         let hist = History::new();
-        let mut p = Picker::new(&pos, &list, Some(tt), &hist, 0, None);
+        let mut p = Picker::new(&pos, &list, Some(tt), &hist, 0, None, [None; 2]);
         let mut seen = Vec::new();
         while let Some((m, _)) = p.next() {
             seen.push(m);

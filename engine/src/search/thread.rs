@@ -2,7 +2,7 @@
 //! memory; iterative deepening with aspiration windows, the root move
 //! loop, MultiPV, and (main thread only) reporting and time decisions.
 
-use super::history::{History, Reductions};
+use super::history::{context, History, Reductions};
 use super::{to_score, Control, Shared, INFINITE, MATE, MAX_PLY};
 use crate::engine::EventSink;
 use crate::game::Game;
@@ -52,6 +52,8 @@ pub struct Worker<'a, P: Position + Evaluate> {
     pub evals: [i32; MAX_PLY + 4],
     /// The move played at each ply (`None` for a null move).
     pub played: [Option<Move>; MAX_PLY + 4],
+    /// The continuation-history context of the move at each ply.
+    pub contexts: [Option<usize>; MAX_PLY + 4],
     pub pv: Vec<Line>,
     pub hist: Box<History>,
     pub lmr: Box<Reductions>,
@@ -87,6 +89,7 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
             keys,
             evals: [-INFINITE; MAX_PLY + 4],
             played: [None; MAX_PLY + 4],
+            contexts: [None; MAX_PLY + 4],
             pv: vec![Line::new(); MAX_PLY + 2],
             hist: History::new(),
             lmr: Reductions::new(),
@@ -304,6 +307,7 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
                 break;
             }
             self.keys.push(self.pos.key());
+            self.contexts[0] = self.pos.piece_at(m.from()).map(|p| context(p, m.to()));
             let undo = self.pos.make(m);
             self.played[0] = Some(m);
             let gives_check = self.pos.is_check();
