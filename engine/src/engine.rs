@@ -90,13 +90,14 @@ impl Engine {
         &self.options
     }
 
-    /// Switches variant and resets to its start position (aborts a search).
+    /// Switches variant and resets to its start position (a running search
+    /// is aborted; one already told to stop reports first).
     ///
     /// # Errors
     /// If the variant is not available; the state is unchanged then.
     pub fn set_variant(&mut self, variant: Variant) -> Result<(), String> {
         let game = AnyGame::new(variant, None)?;
-        self.abort();
+        self.settle();
         self.game = game;
         Ok(())
     }
@@ -112,7 +113,7 @@ impl Engine {
             game.play(m)
                 .map_err(|e| format!("{e} (in the moves list)"))?;
         }
-        self.abort();
+        self.settle();
         self.game = game;
         Ok(())
     }
@@ -122,13 +123,13 @@ impl Engine {
     /// # Errors
     /// Malformed or illegal; the game is unchanged then.
     pub fn play(&mut self, mv: &str) -> Result<(), String> {
-        self.abort();
+        self.settle();
         self.game.play(mv)
     }
 
     /// Takes back one move; `false` if none.
     pub fn undo(&mut self) -> bool {
-        self.abort();
+        self.settle();
         self.game.undo()
     }
 
@@ -140,13 +141,20 @@ impl Engine {
 
     /// A new game: clears the transposition table and histories.
     pub fn new_game(&mut self) {
-        self.abort();
+        self.settle();
+        self.shared.clear();
+    }
+
+    /// Empties the hash table (UCI `Clear Hash`); histories are per search
+    /// anyway.
+    pub fn clear_hash(&mut self) {
+        self.settle();
         self.shared.clear();
     }
 
     /// Changes options; resizes the hash table if needed.
     pub fn set_options(&mut self, options: Options) {
-        self.abort();
+        self.settle();
         if options.hash_mb != self.options.hash_mb {
             self.shared = Arc::new(Shared::new(options.hash_mb));
         }
@@ -156,7 +164,7 @@ impl Engine {
     /// Starts a search; events arrive through `sink`, ending with exactly one
     /// `BestMove` unless the search is aborted.
     pub fn go(&mut self, limits: Limits, sink: EventSink) {
-        self.abort();
+        self.settle();
         self.shared.stop.store(false, Ordering::Relaxed);
         self.shared.abort.store(false, Ordering::Relaxed);
         self.shared
@@ -168,7 +176,7 @@ impl Engine {
         let thread_sink = Arc::clone(&sink);
         let spawned = std::thread::Builder::new()
             .name("search".into())
-            .stack_size(64 << 20)
+            .stack_size(search::STACK_SIZE)
             .spawn(move || {
                 with_game!(&game, g => search::run(g, &limits, &options, &shared, &thread_sink));
             });
@@ -194,6 +202,18 @@ impl Engine {
     /// The GUI's ponder move was played: the clock now applies.
     pub fn ponderhit(&self) {
         self.shared.pondering.store(false, Ordering::Relaxed);
+    }
+
+    /// Makes way for a state change: a search that was told to stop (or
+    /// has stopped by itself) is waited for, so it still reports its best
+    /// move — UCI owes one `bestmove` per `go`, even when `stop` is followed
+    /// at once by `position`/`go`; a search still running is aborted.
+    fn settle(&mut self) {
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.wait();
+        } else {
+            self.abort();
+        }
     }
 
     /// Ends the search and waits for it; no best move is reported.

@@ -32,6 +32,11 @@ impl<P: Position + Evaluate> Game<P> {
         })
     }
 
+    /// The variant of this game.
+    pub fn variant(&self) -> Variant {
+        P::VARIANT
+    }
+
     /// The current position.
     pub fn position(&self) -> &P {
         &self.pos
@@ -136,11 +141,7 @@ impl AnyGame {
 
     /// The variant.
     pub fn variant(&self) -> Variant {
-        match self {
-            AnyGame::Chess(_) => Variant::Chess,
-            AnyGame::Plunder(_) => Variant::Plunder,
-            AnyGame::Tavreli(_) => Variant::Tavreli,
-        }
+        with_game!(self, g => g.variant())
     }
 
     /// FEN of the current position.

@@ -4,10 +4,13 @@
 //! to: plain methods that return at once; search results arrive as
 //! [`SearchEvent`]s through a callback.
 
+pub mod bench;
 pub mod engine;
 pub mod game;
 pub mod limits;
 pub mod search;
+pub mod time;
+pub mod tt;
 
 pub use engine::{Engine, Options};
 pub use game::{AnyGame, Game};

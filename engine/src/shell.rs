@@ -286,10 +286,9 @@ pub fn perft_lines(game: &AnyGame, depth: u32) -> Vec<String> {
 /// # Errors
 /// While the search crate has no bench, a message saying so.
 pub fn bench(depth: Option<u32>) -> Result<Vec<String>, String> {
-    // LEAD: wire `engine::bench::run(depth)` here once it exists; it should
-    // return (or print through a closure) the report lines.
-    let _ = depth;
-    Err("bench not available".to_string())
+    // `bench::run` prints its per-position lines and the summary itself.
+    let _ = engine::bench::run(depth);
+    Ok(Vec::new())
 }
 
 /// Parses an unsigned decimal argument, naming the option on failure.

@@ -1,17 +1,460 @@
-//! Chess evaluation (placeholder: material only).
+//! Chess evaluation: tapered material and piece-square tables, mobility,
+//! king safety (attackers near the king, pawn shield, open files), pawn
+//! structure (doubled, isolated, passed), rooks on open files, bishop pair
+//! and tempo. The board terms are public so variants with a chess-like
+//! board (PlunderChess) can reuse them and add their own.
 
-use crate::{role_value, Evaluate};
-use movegen::{Chess, Position};
+use crate::params as p;
+use crate::pst::{piece_value, taper, PHASE_MAX, S};
+use crate::Evaluate;
+use movegen::attacks;
+use movegen::board::Board;
+use movegen::{Bitboard, Chess, Color, Move, MoveKind, Position, Role, Square};
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = FILE_A << 7;
 
 impl Evaluate for Chess {
     fn evaluate(&self) -> i32 {
-        let mut score = 0;
-        for sq in movegen::Square::all() {
-            if let Some(p) = self.piece_at(sq) {
-                let v = role_value(p.role);
-                score += if p.color == self.turn() { v } else { -v };
+        evaluate_board(self.board(), self.turn())
+    }
+
+    fn null_move_safe(&self) -> bool {
+        has_non_pawn_material(self.board(), self.turn())
+    }
+
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        see_ge(self.board(), self.turn(), m, threshold)
+    }
+
+    fn capture_order(&self, m: Move) -> i32 {
+        crate::mvv_lva(self.board().role_at(m.to()), self.board().role_at(m.from()))
+    }
+}
+
+/// Piece values for exchanges (the king cannot be captured: huge).
+const fn see_value(role: Role) -> i32 {
+    match role {
+        Role::King => 20_000,
+        r => crate::role_value(r),
+    }
+}
+
+/// Static exchange evaluation on a chess board (see
+/// [`Evaluate::see_ge`]): the swap algorithm with x-rays through the
+/// pieces that have already captured; pins are ignored.
+#[must_use]
+pub fn see_ge(board: &Board, turn: Color, m: Move, threshold: i32) -> bool {
+    if m.kind() == MoveKind::Castle {
+        return threshold <= 0;
+    }
+    let (from, to) = (m.from(), m.to());
+    let victim = if m.kind() == MoveKind::EnPassant {
+        Some(Role::Pawn)
+    } else {
+        board.role_at(to)
+    };
+    let mut swap = victim.map_or(0, see_value) - threshold;
+    if let Some(p) = m.promotion() {
+        swap += see_value(p) - see_value(Role::Pawn);
+    }
+    if swap < 0 {
+        return false;
+    }
+    let Some(mover) = m.promotion().or_else(|| board.role_at(from)) else {
+        return false;
+    };
+    swap = see_value(mover) - swap;
+    if swap <= 0 {
+        return true;
+    }
+    let mut occupied = board.occupied().without(from).with(to);
+    if m.kind() == MoveKind::EnPassant {
+        occupied = occupied.without(to.shift(-turn.forward() * 8));
+    }
+    let mut stm = turn;
+    let mut attackers = board.attackers(to, occupied) & occupied;
+    let mut res = true;
+    loop {
+        stm = stm.flip();
+        attackers &= occupied;
+        let ours = attackers & board.by_color(stm);
+        if ours.is_empty() {
+            break;
+        }
+        res = !res;
+        let Some((role, sq)) = [
+            Role::Pawn,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+            Role::King,
+        ]
+        .into_iter()
+        .find_map(|r| (ours & board.by_role(r)).first().map(|sq| (r, sq))) else {
+            break;
+        };
+        if role == Role::King {
+            // The king may only take last: if the other side still
+            // attacks, the capture is illegal and the result flips back.
+            if (attackers & board.by_color(stm.flip())).nonempty() {
+                res = !res;
+            }
+            break;
+        }
+        swap = see_value(role) - swap;
+        if swap < i32::from(res) {
+            break;
+        }
+        occupied = occupied.without(sq);
+        attackers = board.attackers(to, occupied) & occupied;
+    }
+    res
+}
+
+/// `true` if `color` has a piece other than pawns and king (null-move
+/// pruning is unsound in pawn endgames, where zugzwang is common).
+#[must_use]
+pub fn has_non_pawn_material(board: &Board, color: Color) -> bool {
+    (board.by_color(color) & !(board.by_role(Role::Pawn) | board.by_role(Role::King))).nonempty()
+}
+
+/// The full chess evaluation of a board, in centipawns from `turn`'s view.
+#[must_use]
+pub fn evaluate_board(board: &Board, turn: Color) -> i32 {
+    let (white, phase) = board_terms(board);
+    let tempo = if turn == Color::White {
+        p::TEMPO
+    } else {
+        -p::TEMPO
+    };
+    let score = taper(white + tempo, phase) + mop_up(board);
+    let score = scale_drawish(board, score);
+    if turn == Color::White {
+        score
+    } else {
+        -score
+    }
+}
+
+/// Every board term summed from White's view, with the game phase
+/// (`0..=PHASE_MAX`).
+#[must_use]
+pub fn board_terms(board: &Board) -> (S, i32) {
+    let mut phase = 0;
+    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        phase += board.by_role(role).count() as i32 * p::PHASE_WEIGHT[role.index()];
+    }
+    let s = side_terms(board, Color::White) - side_terms(board, Color::Black);
+    (s, phase.min(PHASE_MAX))
+}
+
+/// Scales down scores that material alone cannot convert: the stronger side
+/// has no pawns and is up less than a rook.
+fn scale_drawish(board: &Board, score: i32) -> i32 {
+    let strong = if score > 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    if board.pieces(strong, Role::Pawn).nonempty() {
+        return score;
+    }
+    if non_pawn_material(board, strong) - non_pawn_material(board, strong.flip())
+        < p::MATERIAL[Role::Rook.index()].1
+    {
+        score / 8
+    } else {
+        score
+    }
+}
+
+fn non_pawn_material(board: &Board, c: Color) -> i32 {
+    [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+        .iter()
+        .map(|&r| board.pieces(c, r).count() as i32 * p::MATERIAL[r.index()].1)
+        .sum()
+}
+
+/// Drives the lone king to the edge and brings the winning king closer,
+/// which piece-square tables alone do not do (KQK, KRK), from White's view.
+fn mop_up(board: &Board) -> i32 {
+    let diff = non_pawn_material(board, Color::White) - non_pawn_material(board, Color::Black);
+    let strong = if diff > 0 { Color::White } else { Color::Black };
+    let weak = strong.flip();
+    if diff.abs() < p::MATERIAL[Role::Rook.index()].1 || board.pieces(weak, Role::Pawn).nonempty() {
+        return 0;
+    }
+    let (wk, sk) = (board.king(weak), board.king(strong));
+    let centre = |sq: Square| {
+        let f = i32::from(sq.file().0);
+        let r = i32::from(sq.rank().0);
+        (2 * f - 7).abs() / 2 + (2 * r - 7).abs() / 2
+    };
+    let bonus = p::MOP_UP_EDGE * centre(wk) + p::MOP_UP_KINGS * (7 - distance(wk, sk));
+    if strong == Color::White {
+        bonus
+    } else {
+        -bonus
+    }
+}
+
+/// Squares attacked by the pawns of `color`.
+#[must_use]
+pub fn pawn_attacks(pawns: Bitboard, color: Color) -> Bitboard {
+    let b = pawns.0;
+    Bitboard(match color {
+        Color::White => ((b & !FILE_A) << 7) | ((b & !FILE_H) << 9),
+        Color::Black => ((b & !FILE_A) >> 9) | ((b & !FILE_H) >> 7),
+    })
+}
+
+/// Everything ahead of the bits of `b` from `color`'s view, excluding `b`.
+fn front_span(b: u64, color: Color) -> u64 {
+    match color {
+        Color::White => {
+            let mut x = b << 8;
+            x |= x << 8;
+            x |= x << 16;
+            x |= x << 32;
+            x
+        }
+        Color::Black => {
+            let mut x = b >> 8;
+            x |= x >> 8;
+            x |= x >> 16;
+            x |= x >> 32;
+            x
+        }
+    }
+}
+
+fn adjacent_files(file_mask: u64) -> u64 {
+    ((file_mask & !FILE_A) >> 1) | ((file_mask & !FILE_H) << 1)
+}
+
+fn distance(a: Square, b: Square) -> i32 {
+    let df = (i32::from(a.file().0) - i32::from(b.file().0)).abs();
+    let dr = (i32::from(a.rank().0) - i32::from(b.rank().0)).abs();
+    df.max(dr)
+}
+
+fn relative_rank(color: Color, sq: Square) -> usize {
+    match color {
+        Color::White => usize::from(sq.rank().0),
+        Color::Black => 7 - usize::from(sq.rank().0),
+    }
+}
+
+/// Terms of one side, from that side's view.
+fn side_terms(board: &Board, us: Color) -> S {
+    let them = us.flip();
+    let occupied = board.occupied();
+    let own = board.by_color(us);
+    let our_pawns = board.pieces(us, Role::Pawn);
+    let their_pawns = board.pieces(them, Role::Pawn);
+    let mut s = S::default();
+
+    for sq in own {
+        if let Some(role) = board.role_at(sq) {
+            s += piece_value(role, us, sq);
+        }
+    }
+
+    if board.pieces(us, Role::Bishop).more_than_one() {
+        s += p::BISHOP_PAIR;
+    }
+
+    // Mobility, and attacks into the enemy king zone for king safety.
+    let safe = !own & !pawn_attacks(their_pawns, them);
+    let their_king = board.king(them);
+    let zone = king_zone(their_king, them);
+    let mut attackers = 0;
+    let mut units = 0;
+    for (i, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+        .into_iter()
+        .enumerate()
+    {
+        for sq in board.pieces(us, role) {
+            let att = match role {
+                Role::Knight => attacks::knight(sq),
+                Role::Bishop => attacks::bishop(sq, occupied),
+                Role::Rook => attacks::rook(sq, occupied),
+                _ => attacks::queen(sq, occupied),
+            };
+            s += p::MOBILITY[i] * ((att & safe).count() as i32 - p::MOBILITY_BASE[i]);
+            let hits = (att & zone).count() as i32;
+            if hits > 0 {
+                attackers += 1;
+                units += p::KING_ATTACK_WEIGHT[i] * hits;
+            }
+            if role == Role::Rook {
+                let file = Bitboard::file(sq.file()).0;
+                if file & our_pawns.0 == 0 {
+                    s += if file & their_pawns.0 == 0 {
+                        p::ROOK_OPEN_FILE
+                    } else {
+                        p::ROOK_SEMI_OPEN_FILE
+                    };
+                }
             }
         }
-        score
+    }
+    if attackers >= 2 && board.pieces(us, Role::Queen).nonempty() {
+        let i = (units as usize).min(p::KING_DANGER.len() - 1);
+        s += S(p::KING_DANGER[i], 0);
+    }
+
+    s += pawn_structure(board, us);
+    s += king_shelter(board, us);
+    s
+}
+
+/// The king's square, its neighbours, and the three squares two ranks
+/// ahead of it (where attacks on a castled king land).
+fn king_zone(king: Square, color: Color) -> Bitboard {
+    let near = attacks::king(king).with(king);
+    let ahead = match color {
+        Color::White => near.0 << 8,
+        Color::Black => near.0 >> 8,
+    };
+    near | Bitboard(ahead)
+}
+
+fn pawn_structure(board: &Board, us: Color) -> S {
+    let them = us.flip();
+    let ours = board.pieces(us, Role::Pawn);
+    let theirs = board.pieces(them, Role::Pawn);
+    let own_king = board.king(us);
+    let their_king = board.king(them);
+    let mut s = S::default();
+    for sq in ours {
+        let bit = 1u64 << sq.index();
+        let file = Bitboard::file(sq.file()).0;
+        if front_span(bit, us) & ours.0 != 0 {
+            s += p::DOUBLED_PAWN;
+        }
+        if adjacent_files(file) & ours.0 == 0 {
+            s += p::ISOLATED_PAWN;
+        }
+        let span = front_span(bit, us);
+        let blockers = span | adjacent_files(span);
+        if blockers & theirs.0 == 0 && span & ours.0 == 0 {
+            let rank = relative_rank(us, sq);
+            s += p::PASSED_PAWN[rank];
+            if rank >= 3 {
+                let stop = sq.shift(us.forward() * 8);
+                let weight = rank as i32 - 2;
+                if !board.occupied().contains(stop) {
+                    s += p::PASSED_FREE_PATH * weight;
+                }
+                let proximity = distance(their_king, stop) - distance(own_king, stop);
+                s += S(0, p::PASSED_KING_PROXIMITY * proximity * weight);
+            }
+        }
+    }
+    s
+}
+
+fn king_shelter(board: &Board, us: Color) -> S {
+    let king = board.king(us);
+    let ours = board.pieces(us, Role::Pawn).0;
+    let file = Bitboard::file(king.file()).0;
+    let files = file | adjacent_files(file);
+    let mut s = S::default();
+    let one = Bitboard(match us {
+        Color::White => (1u64 << king.index()) << 8,
+        Color::Black => (1u64 << king.index()) >> 8,
+    });
+    let one = (one | Bitboard(adjacent_files(one.0))).0;
+    let two = match us {
+        Color::White => one << 8,
+        Color::Black => one >> 8,
+    };
+    s += p::PAWN_SHIELD[0] * (one & ours).count_ones() as i32;
+    s += p::PAWN_SHIELD[1] * (two & ours).count_ones() as i32;
+    let mut mask = files;
+    while mask != 0 {
+        let f = FILE_A << (mask.trailing_zeros() % 8);
+        if f & ours == 0 {
+            s += p::KING_OPEN_FILE;
+        }
+        mask &= !f;
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eval(fen: &str) -> i32 {
+        Chess::from_fen(fen).map_or(i32::MIN, |p| p.evaluate())
+    }
+
+    #[test]
+    fn start_position_is_near_level() {
+        let e = Chess::startpos().evaluate();
+        assert_eq!(e, p::TEMPO.0, "only the tempo bonus remains by symmetry");
+    }
+
+    #[test]
+    fn colour_flip_negates() {
+        // The same position with colours swapped and the other side to move
+        // scores the same for the side to move.
+        let a = eval("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
+        let b = eval("rnbqk2r/pppp1ppp/5n2/2b1p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 4 4");
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn extra_queen_is_winning() {
+        assert!(eval("4k3/8/8/8/8/8/8/3QK3 w - - 0 1") > 800);
+        assert!(eval("4k3/8/8/8/8/8/8/3QK3 b - - 0 1") < -800);
+    }
+
+    #[test]
+    fn passed_pawn_beats_blocked_pawn() {
+        let passed = eval("4k3/8/8/3P4/8/8/8/4K3 w - - 0 1");
+        let blocked = eval("4k3/3p4/8/3P4/8/8/8/4K3 w - - 0 1");
+        assert!(passed > blocked + 60, "{passed} vs {blocked}");
+    }
+
+    fn see(fen: &str, mv: &str, threshold: i32) -> bool {
+        let pos = Chess::from_fen(fen).expect("valid fen");
+        let m = pos.parse_move(mv).expect("legal move");
+        pos.see_ge(m, threshold)
+    }
+
+    #[test]
+    fn static_exchange() {
+        // Pawn takes a defended knight: wins a knight for a pawn.
+        let f = "4k3/8/2p5/3n4/4P3/8/8/4K3 w - - 0 1";
+        assert!(see(f, "e4d5", 200));
+        assert!(!see(f, "e4d5", 260));
+        // Rook takes a pawn defended by a pawn: loses the exchange.
+        let f = "4k3/8/2p5/3p4/8/8/8/3RK3 w - - 0 1";
+        assert!(!see(f, "d1d5", 0));
+        assert!(see(f, "d1d5", -400));
+        // Undefended queen: free.
+        let f = "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1";
+        assert!(see(f, "d1d5", 900));
+        // X-ray: the second rook behind the first supports the capture.
+        let f = "3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1";
+        assert!(see(f, "d2d5", 100));
+        assert!(!see(f, "d2d5", 101));
+        // A quiet move onto a square a pawn guards loses the piece.
+        let f = "4k3/8/8/8/3p4/8/8/3NK3 w - - 0 1";
+        assert!(!see(f, "d1e3", 0));
+        assert!(see(f, "d1f2", 0));
+        // En passant wins a pawn.
+        assert!(see("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", "e5d6", 100));
+    }
+
+    #[test]
+    fn minor_piece_alone_is_scaled_down() {
+        let e = eval("4k3/8/8/8/8/8/8/3NK3 w - - 0 1");
+        assert!((0..100).contains(&e), "{e}");
     }
 }

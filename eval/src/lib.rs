@@ -1,9 +1,13 @@
 //! Static evaluation per variant. Scores are centipawns from the point of view
-//! of the side to move. Each variant implements [`Evaluate`] in its own module.
+//! of the side to move. Each variant implements [`Evaluate`] in its own module;
+//! the shared machinery (score pairs, phase, piece-square tables) is in
+//! [`pst`] and every weight in [`params`].
 
-mod chess;
+pub mod chess;
+pub mod params;
+pub mod pst;
 
-use movegen::{Move, Position};
+use movegen::{Move, Position, Role};
 
 mod tavreli;
 
@@ -13,25 +17,66 @@ pub trait Evaluate: Position {
     fn evaluate(&self) -> i32;
 
     /// A cheap ordering hint for a capture (higher first): by default the
-    /// value of the captured top piece minus a tenth of the mover's.
+    /// value of the captured top piece ten times over, minus a tenth of the
+    /// mover's (MVV/LVA).
     fn capture_order(&self, m: Move) -> i32 {
-        let victim = self.piece_at(m.to()).map_or(100, |p| role_value(p.role));
-        let attacker = self.piece_at(m.from()).map_or(0, |p| role_value(p.role));
-        victim * 10 - attacker / 10
+        mvv_lva(
+            self.piece_at(m.to()).map(|p| p.role),
+            self.piece_at(m.from()).map(|p| p.role),
+        )
     }
+
+    /// Static exchange evaluation: `true` if playing `m` and then trading
+    /// off on its target square (least valuable attacker first, either side
+    /// free to stop) wins at least `threshold` centipawns for the mover.
+    /// The default, for variants without an exchange model, claims every
+    /// move is good enough, which disables SEE-based pruning there.
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        let _ = (m, threshold);
+        true
+    }
+
+    /// `false` where passing the turn would mislead the search (the side to
+    /// move has only pawns: zugzwang). Null-move pruning is skipped then.
+    fn null_move_safe(&self) -> bool {
+        true
+    }
+
+    /// Most quiescence plies below the horizon. Chess-like captures remove
+    /// material, so capture sequences end by themselves; where they do not
+    /// (Tavreli keeps every piece, a tower can be taken back and forth), the
+    /// search needs this bound or depth 1 never finishes.
+    const QSEARCH_PLIES: usize = usize::MAX;
+
+    /// `true` if quiescence should try this capture. Tavreli offers one
+    /// capture per split of the moving tower; quiescence keeps the whole
+    /// tower and the top piece alone, the two that decide most exchanges.
+    fn quiescence_candidate(&self, m: Move) -> bool {
+        let _ = m;
+        true
+    }
+}
+
+/// MVV/LVA ordering value: the victim's value dominates, the cheaper
+/// attacker breaks ties. An empty target square (en passant) counts as a pawn.
+#[must_use]
+pub fn mvv_lva(victim: Option<Role>, attacker: Option<Role>) -> i32 {
+    let v = victim.map_or(100, role_value);
+    let a = attacker.map_or(0, role_value);
+    v * 10 - a / 10
 }
 
 /// Rough material value of a role in centipawns (ordering, not evaluation).
 #[must_use]
-pub const fn role_value(role: movegen::Role) -> i32 {
+pub const fn role_value(role: Role) -> i32 {
     match role {
-        movegen::Role::Pawn => 100,
-        movegen::Role::Knight => 320,
-        movegen::Role::Bishop => 330,
-        movegen::Role::Rook => 500,
-        movegen::Role::Queen => 950,
-        movegen::Role::Helgi => 1250,
-        movegen::Role::King => 0,
+        Role::Pawn => 100,
+        Role::Knight => 320,
+        Role::Bishop => 330,
+        Role::Rook => 500,
+        Role::Queen => 950,
+        Role::Helgi => 1250,
+        Role::King => 0,
     }
 }
 

@@ -12,7 +12,7 @@
 //! ```
 
 use crate::{role_value, Evaluate};
-use movegen::{attacks, Bitboard, Color, Position, Role, Square, Tavreli, TowerPiece};
+use movegen::{attacks, Bitboard, Color, Move, Position, Role, Square, Tavreli, TowerPiece};
 
 /// Share (percent) of its value an own piece under an own top counts.
 const OWN_BELOW_PCT: i32 = 90;
@@ -103,6 +103,12 @@ fn white_score(pos: &Tavreli) -> i32 {
 }
 
 impl Evaluate for Tavreli {
+    const QSEARCH_PLIES: usize = 6;
+
+    fn quiescence_candidate(&self, m: Move) -> bool {
+        m.split() <= 1
+    }
+
     fn evaluate(&self) -> i32 {
         let s = white_score(self);
         match self.turn() {

@@ -1,0 +1,310 @@
+//! `bench`: a fixed set of positions searched to a fixed depth with one
+//! thread and a fresh hash table each — the speed and regression signature
+//! (total nodes change exactly when search behaviour does). Also the
+//! time-to-depth measurement of Lazy SMP.
+
+use crate::engine::{EventSink, Options};
+use crate::game::AnyGame;
+use crate::limits::{Limits, SearchEvent};
+use crate::search::{self, Shared, STACK_SIZE};
+use crate::with_game;
+use movegen::Variant;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// Depth searched when none is given.
+pub const DEFAULT_DEPTH: u32 = 13;
+/// Hash size of every bench search (MiB).
+pub const HASH_MB: usize = 16;
+
+/// The bench positions per variant (FEN): twelve chess, six plunder (vests
+/// on the board in all but the first), six tavreli (towers in all but the
+/// first), most taken from the shared perft suites.
+pub const POSITIONS: &[(Variant, &str)] = &[
+    (
+        Variant::Chess,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ),
+    (
+        Variant::Chess,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10",
+    ),
+    (Variant::Chess, "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 11"),
+    (
+        Variant::Chess,
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    ),
+    (
+        Variant::Chess,
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    ),
+    (
+        Variant::Chess,
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    ),
+    (
+        Variant::Chess,
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1QBPPP/R3KB1R w KQ - 2 9",
+    ),
+    (
+        Variant::Chess,
+        "2r3k1/pp3ppp/4p3/3pP3/3P1P2/P1r5/1P4PP/2R2RK1 w - - 0 24",
+    ),
+    (Variant::Chess, "6k1/5ppp/8/8/3K4/8/5PPP/8 w - - 0 40"),
+    (
+        Variant::Chess,
+        "r2q1rk1/1b1nbppp/p2ppn2/1p6/3NP3/1BN1BP2/PPPQ2PP/2KR3R w - - 0 12",
+    ),
+    (Variant::Chess, "8/8/4k3/3r4/8/4K3/3R4/8 b - - 0 60"),
+    (
+        Variant::Chess,
+        "3r1rk1/p4ppp/1qb1p3/2p5/2P1Q3/1P3N2/P2R1PPP/3R2K1 b - - 5 21",
+    ),
+    (
+        Variant::Plunder,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ),
+    (
+        Variant::Plunder,
+        "r3k2r/pp1n(q)1ppp/2p(n)1b3/3B(P)4/4P(R)3/2N(B)2Q(N)2/PPP2PPP/R3K(P)2R w KQkq - 0 1",
+    ),
+    (
+        Variant::Plunder,
+        "rn1q1bn1/5k2/1p1p1pp1/p2P4/P1B2P2/1P5N(R)/8/R1B1K2R w KQ - 0 17",
+    ),
+    (
+        Variant::Plunder,
+        "4kbn1/p3ppp1/b7/1r(n)1p4/4P3/P4NP1/3B3R(P)/1R(N)2KB2 b - - 0 15",
+    ),
+    (
+        Variant::Plunder,
+        "rnbqk2r/2pp2p1/1p1b(p)4/p3pp2/P1P1P1P(N)1/2NP4/7P/R2QKBNR b KQkq - 0 11",
+    ),
+    (
+        Variant::Plunder,
+        "4k1B(P)1/4q3/1P6/4n(p)3/2p5/3b(p)P3/1P3K2/8 b - - 0 24",
+    ),
+    (
+        Variant::Tavreli,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ),
+    (
+        Variant::Tavreli,
+        "r1b1k2r/pp(PQ~)p1ppp/2n(bn)1n2/3(pN)4/2(BP=Hq)5/5(pN)2/PP1P1PPP/R3K2R w KQkq - 0 1",
+    ),
+    (
+        Variant::Tavreli,
+        "rn2kbnr/ppp1pp1p/8/2p=q3p1/1P2P3/N1P2(PP=Q)P(Pb)/P7/R1BQK1N(RqB) b Qkq - 0 10",
+    ),
+    (
+        Variant::Tavreli,
+        "rnbqk1nr/ppp2p1p/3p4/6p1/(PbP=N)2P4/N7/2(PBQK)2(P=HP)(PB)P/R5(Np=hR)1 b kq - 1 12",
+    ),
+    (
+        Variant::Tavreli,
+        "rn3(bk)nr/p1p1p1p1/3(pPQq)1p1p/1(pB)3(bP=N)2/8/1P2P2P/P1P2P2/RNB1K1NR b KQ - 0 8",
+    ),
+    (
+        Variant::Tavreli,
+        "r3k2r/8/8/8/8/4(Pn)3/8/R3K2R w KQkq - 0 1",
+    ),
+];
+
+/// What a bench run measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BenchResult {
+    /// Nodes searched over all positions (the signature).
+    pub nodes: u64,
+    /// Nodes per second over the search time.
+    pub nps: u64,
+    /// Search time in milliseconds (table allocation excluded).
+    pub time_ms: u64,
+    /// Number of positions searched.
+    pub positions: usize,
+    /// Depth searched.
+    pub depth: u32,
+    /// Nodes and milliseconds per variant, in `Variant::ALL` order.
+    pub by_variant: [(u64, u64); 3],
+}
+
+impl std::fmt::Display for BenchResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "===========================")?;
+        writeln!(f, "Positions       : {}", self.positions)?;
+        writeln!(f, "Depth           : {}", self.depth)?;
+        writeln!(f, "Total time (ms) : {}", self.time_ms)?;
+        writeln!(f, "Nodes searched  : {}", self.nodes)?;
+        writeln!(f, "Nodes/second    : {}", self.nps)?;
+        for (v, (nodes, ms)) in Variant::ALL.iter().zip(self.by_variant) {
+            if nodes > 0 {
+                let name = v.name();
+                writeln!(
+                    f,
+                    "  {name:<14}: {nodes} nodes, {} nps",
+                    nodes * 1000 / ms.max(1)
+                )?;
+            }
+        }
+        write!(f, "===========================")
+    }
+}
+
+/// One finished search: nodes, milliseconds, best move.
+struct Searched {
+    nodes: u64,
+    time_ms: u64,
+    best: Option<String>,
+}
+
+/// Searches `game` synchronously on a thread with the search stack size.
+fn search_sync(game: &AnyGame, limits: &Limits, options: &Options) -> Option<Searched> {
+    let shared = Arc::new(Shared::new(options.hash_mb));
+    let best: Arc<Mutex<Option<String>>> = Arc::new(Mutex::new(None));
+    let best_in = Arc::clone(&best);
+    let sink: EventSink = Arc::new(move |e| {
+        if let SearchEvent::BestMove { best, .. } = e {
+            if let Ok(mut b) = best_in.lock() {
+                *b = best;
+            }
+        }
+    });
+    let (game, limits, options, shared_in) = (
+        game.clone(),
+        limits.clone(),
+        options.clone(),
+        Arc::clone(&shared),
+    );
+    let start = Instant::now();
+    let handle = std::thread::Builder::new()
+        .name("bench".into())
+        .stack_size(STACK_SIZE)
+        .spawn(move || {
+            with_game!(&game, g => search::run(g, &limits, &options, &shared_in, &sink));
+        })
+        .ok()?;
+    handle.join().ok()?;
+    let time_ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
+    let best = best.lock().ok()?.clone();
+    Some(Searched {
+        nodes: shared.nodes.load(Ordering::Relaxed),
+        time_ms,
+        best,
+    })
+}
+
+/// Searches every bench position to `depth` (default [`DEFAULT_DEPTH`])
+/// with one thread and a fresh [`HASH_MB`] table each; prints one line per
+/// position and the totals to stdout, and returns the totals.
+pub fn run(depth: Option<u32>) -> BenchResult {
+    let depth = depth.unwrap_or(DEFAULT_DEPTH).max(1);
+    let options = Options {
+        hash_mb: HASH_MB,
+        threads: 1,
+        ..Options::default()
+    };
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let (mut nodes, mut time_ms, mut positions) = (0, 0, 0);
+    let mut by_variant = [(0, 0); 3];
+    for (i, &(variant, fen)) in POSITIONS.iter().enumerate() {
+        let Ok(game) = AnyGame::new(variant, Some(fen)) else {
+            println!("position {}: {variant} not available, skipped", i + 1);
+            continue;
+        };
+        let Some(s) = search_sync(&game, &limits, &options) else {
+            continue;
+        };
+        println!(
+            "position {:2} {variant:8} nodes {:10} bestmove {}",
+            i + 1,
+            s.nodes,
+            s.best.as_deref().unwrap_or("(none)")
+        );
+        nodes += s.nodes;
+        time_ms += s.time_ms;
+        positions += 1;
+        if let Some(slot) = Variant::ALL.iter().position(|&v| v == variant) {
+            by_variant[slot].0 += s.nodes;
+            by_variant[slot].1 += s.time_ms;
+        }
+    }
+    let result = BenchResult {
+        nodes,
+        nps: nodes * 1000 / time_ms.max(1),
+        time_ms,
+        positions,
+        depth,
+        by_variant,
+    };
+    println!("{result}");
+    result
+}
+
+/// Time to reach a fixed depth with `threads` threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DepthTiming {
+    /// Threads used.
+    pub threads: usize,
+    /// Depth reached.
+    pub depth: u32,
+    /// Wall time over all bench positions, milliseconds.
+    pub time_ms: u64,
+    /// Nodes over all threads and positions.
+    pub nodes: u64,
+}
+
+/// Searches every bench position to `depth` with `threads` threads (fresh
+/// [`HASH_MB`]-MiB table each) and returns the total wall time; the Lazy
+/// SMP speed-up is `time_to_depth(1, d).time_ms / time_to_depth(n, d).time_ms`.
+#[must_use]
+pub fn time_to_depth(threads: usize, depth: u32) -> DepthTiming {
+    let options = Options {
+        hash_mb: HASH_MB,
+        threads: threads.max(1),
+        ..Options::default()
+    };
+    let limits = Limits {
+        depth: Some(depth.max(1)),
+        ..Limits::default()
+    };
+    let (mut nodes, mut time_ms) = (0, 0);
+    for &(variant, fen) in POSITIONS {
+        let Ok(game) = AnyGame::new(variant, Some(fen)) else {
+            continue;
+        };
+        if let Some(s) = search_sync(&game, &limits, &options) {
+            nodes += s.nodes;
+            time_ms += s.time_ms;
+        }
+    }
+    DepthTiming {
+        threads: options.threads,
+        depth,
+        time_ms,
+        nodes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bench_positions_parse() {
+        for &(variant, fen) in POSITIONS {
+            assert!(AnyGame::new(variant, Some(fen)).is_ok(), "{fen}");
+        }
+    }
+
+    #[test]
+    fn bench_is_deterministic() {
+        let a = run(Some(3));
+        let b = run(Some(3));
+        assert_eq!(a.nodes, b.nodes);
+        assert_eq!(a.positions, POSITIONS.len());
+        assert!(a.nodes > 0);
+    }
+}

@@ -1,0 +1,331 @@
+//! The search: a controller ([`run`]) that starts `Threads` workers on the
+//! same root (Lazy SMP) and reports for the main one, and the worker's
+//! parts in submodules:
+//!
+//! - `thread`: per-thread state, iterative deepening, aspiration windows,
+//!   the root move loop and MultiPV;
+//! - `node`: the alpha-beta (PVS) node and quiescence;
+//! - `picker`: move ordering (TT move, MVV/LVA, killers, counter move,
+//!   history);
+//! - `history`: killers, counter moves, the history table and the LMR table.
+//!
+//! Threads share only the transposition table, the stop flags and the node
+//! counter in [`Shared`]; everything else is per thread and boxed.
+
+mod history;
+mod node;
+mod picker;
+mod thread;
+
+use crate::engine::{EventSink, Options};
+use crate::game::Game;
+use crate::limits::{Info, Limits, Score, SearchEvent};
+use crate::time::{self, Budget};
+use crate::tt::Tt;
+use eval::Evaluate;
+use movegen::{Move, MoveList, Position};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+use thread::{ThreadResult, Worker};
+
+/// Deepest ply a search path may reach (extensions included).
+pub const MAX_PLY: usize = 128;
+/// Deepest iteration.
+pub const MAX_DEPTH: i32 = 100;
+/// Larger than any score.
+pub const INFINITE: i32 = 32_001;
+/// Score of being mated at the root; mated in `n` plies is `-MATE + n`.
+pub const MATE: i32 = 32_000;
+/// Scores beyond this (in absolute value) are mate scores.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// Stack size of every search thread: the node function keeps its move
+/// list on the stack (a few KiB per ply).
+pub const STACK_SIZE: usize = 64 << 20;
+
+/// State shared by all search threads and the engine.
+pub struct Shared {
+    /// Finish soon and report the best move.
+    pub stop: AtomicBool,
+    /// Finish soon and report nothing.
+    pub abort: AtomicBool,
+    /// Searching on the opponent's time until `ponderhit`.
+    pub pondering: AtomicBool,
+    /// Nodes searched by all threads in the current search (flushed in
+    /// batches by each thread).
+    pub nodes: AtomicU64,
+    /// The transposition table.
+    pub tt: Tt,
+}
+
+impl Shared {
+    /// Shared state with a hash table of `hash_mb` MiB.
+    #[must_use]
+    pub fn new(hash_mb: usize) -> Shared {
+        Shared {
+            stop: AtomicBool::new(false),
+            abort: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            tt: Tt::new(hash_mb),
+        }
+    }
+
+    /// Forgets everything learnt (new game).
+    pub fn clear(&self) {
+        self.tt.clear();
+    }
+}
+
+/// What every thread of one search reads: limits, clock, options.
+pub(crate) struct Control {
+    pub start: Instant,
+    pub budget: Option<Budget>,
+    pub max_depth: i32,
+    pub node_limit: Option<u64>,
+    pub mate: Option<u32>,
+    pub infinite: bool,
+    pub multipv: usize,
+    pub threads: usize,
+}
+
+impl Control {
+    pub fn elapsed_ms(&self) -> u64 {
+        u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+}
+
+/// Converts an internal score to what GUIs are told.
+#[must_use]
+pub fn to_score(s: i32) -> Score {
+    if s >= MATE_BOUND {
+        Score::Mate((MATE - s + 1) / 2)
+    } else if s <= -MATE_BOUND {
+        Score::Mate(-(MATE + s) / 2)
+    } else {
+        Score::Cp(s)
+    }
+}
+
+/// The root moves to search: all legal ones, or those named in
+/// `searchmoves` (all again if none of those is legal).
+fn root_moves<P: Position>(pos: &P, searchmoves: &[String]) -> Vec<Move> {
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    let all: Vec<Move> = list.to_vec();
+    if searchmoves.is_empty() {
+        return all;
+    }
+    let chosen: Vec<Move> = all
+        .iter()
+        .copied()
+        .filter(|m| searchmoves.iter().any(|s| *s == m.to_string()))
+        .collect();
+    if chosen.is_empty() {
+        all
+    } else {
+        chosen
+    }
+}
+
+/// Runs a search to the limits and reports through `sink`: `Info` per
+/// iteration (per MultiPV line) and one `BestMove`, unless aborted.
+pub fn run<P: Position + Evaluate>(
+    game: &Game<P>,
+    limits: &Limits,
+    options: &Options,
+    shared: &Shared,
+    sink: &EventSink,
+) {
+    let start = Instant::now();
+    let pos = game.position();
+    shared.nodes.store(0, Ordering::Relaxed);
+    shared.tt.new_search();
+
+    let roots = root_moves(pos, &limits.searchmoves);
+    if roots.is_empty() {
+        let score = if pos.is_check() {
+            Score::Mate(0)
+        } else {
+            Score::Cp(0)
+        };
+        sink(SearchEvent::Info(Info {
+            depth: 0,
+            seldepth: 0,
+            multipv: 1,
+            score,
+            nodes: 0,
+            nps: 0,
+            hashfull: shared.tt.hashfull(),
+            time_ms: 0,
+            pv: Vec::new(),
+        }));
+        wait_while_held(limits, shared);
+        if !shared.abort.load(Ordering::Relaxed) {
+            sink(SearchEvent::BestMove {
+                best: None,
+                ponder: None,
+            });
+        }
+        return;
+    }
+
+    let ctl = Control {
+        start,
+        budget: time::budget(limits, pos.turn(), options.move_overhead_ms),
+        max_depth: limits.depth.map_or(MAX_DEPTH, |d| {
+            i32::try_from(d).unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH)
+        }),
+        node_limit: limits.nodes,
+        mate: limits.mate,
+        infinite: limits.infinite,
+        multipv: options.multipv.clamp(1, roots.len()),
+        threads: options.threads.max(1),
+    };
+
+    let results: Vec<ThreadResult> = std::thread::scope(|scope| {
+        let mut helpers = Vec::new();
+        for id in 1..ctl.threads {
+            let (ctl, roots) = (&ctl, roots.clone());
+            let spawned = std::thread::Builder::new()
+                .name(format!("search-{id}"))
+                .stack_size(STACK_SIZE)
+                .spawn_scoped(scope, move || {
+                    let mut w = Worker::new(id, game, shared, ctl, roots, None);
+                    w.iterate()
+                });
+            // A helper that cannot start only costs speed.
+            if let Ok(h) = spawned {
+                helpers.push(h);
+            }
+        }
+        let mut main = Worker::new(0, game, shared, &ctl, roots.clone(), Some(sink));
+        let main_result = main.iterate();
+        wait_while_held(limits, shared);
+        shared.stop.store(true, Ordering::Relaxed);
+        let mut results = vec![main_result];
+        for h in helpers {
+            if let Ok(r) = h.join() {
+                results.push(r);
+            }
+        }
+        results
+    });
+
+    if shared.abort.load(Ordering::Relaxed) {
+        return;
+    }
+    let best = pick_result(&results, ctl.multipv);
+    if best > 0 {
+        // A helper saw further: show its line so the GUI's PV matches.
+        let r = &results[best];
+        let nodes = shared.nodes.load(Ordering::Relaxed);
+        let time_ms = ctl.elapsed_ms();
+        sink(SearchEvent::Info(Info {
+            depth: u32::try_from(r.depth).unwrap_or(0),
+            seldepth: r.seldepth,
+            multipv: 1,
+            score: to_score(r.score),
+            nodes,
+            nps: nodes * 1000 / time_ms.max(1),
+            hashfull: shared.tt.hashfull(),
+            time_ms,
+            pv: r.pv.iter().map(ToString::to_string).collect(),
+        }));
+    }
+    let r = &results[best];
+    let best_move = r.pv.first().copied().unwrap_or(roots[0]);
+    // The reported move must be legal whatever happened in the threads.
+    let best_move = if roots.contains(&best_move) {
+        best_move
+    } else {
+        roots[0]
+    };
+    let ponder = ponder_move(pos, best_move, r.pv.get(1).copied(), shared);
+    sink(SearchEvent::BestMove {
+        best: Some(best_move.to_string()),
+        ponder: ponder.map(|m| m.to_string()),
+    });
+}
+
+/// `go infinite` and `go ponder` hold the best move until `stop` (or, when
+/// pondering, `ponderhit`).
+fn wait_while_held(limits: &Limits, shared: &Shared) {
+    while !shared.stop.load(Ordering::Relaxed)
+        && (limits.infinite || shared.pondering.load(Ordering::Relaxed))
+    {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
+
+/// The thread whose result is played: the main thread unless a helper
+/// finished a deeper iteration (or found a faster mate at the same depth).
+/// MultiPV always reports the main thread's lines.
+fn pick_result(results: &[ThreadResult], multipv: usize) -> usize {
+    let mut best = 0;
+    if multipv > 1 {
+        return best;
+    }
+    for (i, r) in results.iter().enumerate().skip(1) {
+        let b = &results[best];
+        if r.pv.is_empty() {
+            continue;
+        }
+        let deeper = r.depth > b.depth;
+        let faster_mate = r.depth == b.depth && r.score >= MATE_BOUND && r.score > b.score;
+        if deeper || faster_mate {
+            best = i;
+        }
+    }
+    best
+}
+
+/// The expected reply: the PV's second move, or the TT's move after the
+/// best move; verified legal.
+fn ponder_move<P: Position>(
+    pos: &P,
+    best: Move,
+    from_pv: Option<Move>,
+    shared: &Shared,
+) -> Option<Move> {
+    let mut after = pos.clone();
+    after.make(best);
+    let candidate = from_pv.or_else(|| shared.tt.probe(after.key()).and_then(|e| e.mv))?;
+    after.is_legal(candidate).then_some(candidate)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(depth: i32, score: i32) -> ThreadResult {
+        ThreadResult {
+            depth,
+            seldepth: 0,
+            score,
+            pv: vec![Move::quiet(movegen::Square::E1, movegen::Square::E8)],
+        }
+    }
+
+    #[test]
+    fn picks_the_deepest_thread_main_on_ties() {
+        let rs = [result(10, 30), result(11, -20), result(10, 90)];
+        assert_eq!(pick_result(&rs, 1), 1);
+        assert_eq!(pick_result(&rs[..1], 1), 0);
+        assert_eq!(pick_result(&[result(10, 30), result(10, 90)], 1), 0);
+        // A faster mate at the same depth wins; MultiPV keeps the main thread.
+        assert_eq!(
+            pick_result(&[result(10, MATE - 9), result(10, MATE - 5)], 1),
+            1
+        );
+        assert_eq!(pick_result(&rs, 3), 0);
+    }
+
+    #[test]
+    fn mate_scores_convert_to_moves() {
+        assert_eq!(to_score(MATE - 1), Score::Mate(1));
+        assert_eq!(to_score(MATE - 3), Score::Mate(2));
+        assert_eq!(to_score(-MATE + 2), Score::Mate(-1));
+        assert_eq!(to_score(-MATE + 4), Score::Mate(-2));
+        assert_eq!(to_score(57), Score::Cp(57));
+    }
+}

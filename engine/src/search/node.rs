@@ -1,0 +1,498 @@
+//! The alpha-beta node (principal variation search) and quiescence.
+//!
+//! Scores are from the side to move's view (negamax). Mate scores count
+//! plies from the root: being mated at ply `n` scores `-MATE + n`; the TT
+//! stores them relative to the node (`to_tt`/`from_tt`).
+
+use super::history::{bonus, context};
+use super::picker::{is_quiet, is_refutation, Picker};
+use super::thread::Worker;
+use super::{INFINITE, MATE, MATE_BOUND, MAX_PLY};
+use crate::tt::{Bound, Entry};
+use arrayvec::ArrayVec;
+use eval::Evaluate;
+use movegen::{Move, MoveList, Position};
+
+/// Quiet moves remembered per node for the history malus.
+const MAX_QUIETS: usize = 64;
+
+/// A mate score made relative to the node at `ply` for storing.
+#[inline]
+fn to_tt(score: i32, ply: usize) -> i32 {
+    let ply = ply as i32;
+    if score >= MATE_BOUND {
+        score + ply
+    } else if score <= -MATE_BOUND {
+        score - ply
+    } else {
+        score
+    }
+}
+
+/// A stored score made relative to the root again.
+#[inline]
+fn from_tt(score: i32, ply: usize) -> i32 {
+    let ply = ply as i32;
+    if score >= MATE_BOUND {
+        score - ply
+    } else if score <= -MATE_BOUND {
+        score + ply
+    } else {
+        score
+    }
+}
+
+impl<P: Position + Evaluate> Worker<'_, P> {
+    /// Draw by the fifty-move rule, insufficient material or repetition
+    /// (one earlier occurrence within the reversible moves suffices inside
+    /// the search).
+    fn is_draw(&self, in_check: bool) -> bool {
+        let halfmoves = self.pos.halfmoves() as usize;
+        if halfmoves >= 100 {
+            // Mate on the hundredth ply still counts as mate.
+            return !in_check || self.pos.count_legal() > 0;
+        }
+        if self.pos.insufficient_material() {
+            return true;
+        }
+        let key = self.pos.key();
+        let n = self.keys.len();
+        let window = halfmoves.min(n);
+        let mut i = 4;
+        while i <= window {
+            if self.keys[n - i] == key {
+                return true;
+            }
+            i += 2;
+        }
+        false
+    }
+
+    fn store(&self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound, ply: usize) {
+        self.shared.tt.store(
+            key,
+            Entry {
+                mv,
+                score: to_tt(score, ply),
+                depth,
+                bound,
+                age: 0,
+            },
+        );
+    }
+
+    /// Plays `m` and pushes the position's key on the path.
+    #[inline]
+    fn push(&mut self, m: Option<Move>, ply: usize) -> P::Undo {
+        self.keys.push(self.pos.key());
+        self.played[ply] = m;
+        self.contexts[ply] =
+            m.and_then(|m| self.pos.piece_at(m.from()).map(|p| context(p, m.to())));
+        match m {
+            Some(m) => self.pos.make(m),
+            None => self.pos.make_null(),
+        }
+    }
+
+    #[inline]
+    fn pop(&mut self, m: Option<Move>, undo: P::Undo) {
+        self.keys.pop();
+        match m {
+            Some(m) => self.pos.unmake(m, undo),
+            None => self.pos.unmake_null(undo),
+        }
+    }
+
+    /// Updates the butterfly and continuation histories of a quiet move.
+    fn reward(&mut self, turn: movegen::Color, m: Move, bonus: i32, conts: [Option<usize>; 2]) {
+        self.hist.update(turn, m, bonus);
+        if let Some(piece) = self.pos.piece_at(m.from()) {
+            let cur = context(piece, m.to());
+            self.hist.update_cont(conts[0], cur, bonus);
+            self.hist.update_cont(conts[1], cur, bonus);
+        }
+    }
+
+    /// Copies `m` followed by the child's PV into this ply's PV.
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(m);
+        for &c in &tail[0] {
+            if line.try_push(c).is_err() {
+                break;
+            }
+        }
+    }
+
+    /// The alpha-beta search of a non-root node (steps numbered).
+    pub fn search(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        // 1. Leaves go to quiescence.
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply, 0);
+        }
+        let pv_node = beta - alpha > 1;
+        self.pv[ply].clear();
+        if self.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = self.pos.is_check();
+
+        // 2. Draws, the ply cap, mate distance pruning.
+        if self.is_draw(in_check) {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { self.pos.evaluate() };
+        }
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // 3. Transposition table.
+        let key = self.pos.key();
+        let entry = self.shared.tt.probe(key);
+        let tt_move = entry.and_then(|e| e.mv);
+        if let Some(e) = entry {
+            let s = from_tt(e.score, ply);
+            if !pv_node
+                && e.depth >= depth
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                }
+            {
+                return s;
+            }
+        }
+
+        // 4. Static evaluation (refined by a TT bound when it agrees).
+        let eval = if in_check {
+            -INFINITE
+        } else {
+            let raw = self.pos.evaluate();
+            match entry {
+                Some(e)
+                    if e.score.abs() < MATE_BOUND
+                        && match e.bound {
+                            Bound::Exact => true,
+                            Bound::Lower => e.score > raw,
+                            Bound::Upper => e.score < raw,
+                        } =>
+                {
+                    e.score
+                }
+                _ => raw,
+            }
+        };
+        self.evals[ply] = eval;
+        let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
+        self.hist.clear_killers(ply + 1);
+
+        if !pv_node && !in_check {
+            // 5. Reverse futility: far above beta at low depth.
+            if depth <= 7
+                && eval - 80 * depth + 60 * i32::from(improving) >= beta
+                && eval < MATE_BOUND
+            {
+                return eval;
+            }
+
+            // 6. Null move: pass; if still above beta, cut.
+            if depth >= 3
+                && eval >= beta
+                && self.played[ply - 1].is_some()
+                && beta > -MATE_BOUND
+                && self.pos.null_move_safe()
+            {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let undo = self.push(None, ply);
+                let s = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                self.pop(None, undo);
+                if self.stopped {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s >= MATE_BOUND { beta } else { s };
+                }
+            }
+
+            // 7. Razoring: hopeless at low depth unless a capture saves it.
+            if depth <= 3 && eval + 250 * depth < alpha {
+                let s = self.qsearch(alpha, alpha + 1, ply, 0);
+                if s <= alpha {
+                    return s;
+                }
+            }
+        }
+
+        // 8. Internal iterative reduction: no TT move to guide a deep node.
+        if tt_move.is_none() && depth >= 4 && (pv_node || cut_node) {
+            depth -= 1;
+        }
+
+        // 9. Moves. A TT move is only used if it is in the legal list.
+        let mut list = MoveList::new();
+        self.pos.legal_moves(&mut list);
+        if list.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        let prev = self.played[ply - 1];
+        let conts = [
+            self.contexts[ply - 1],
+            ply.checked_sub(2).and_then(|p| self.contexts[p]),
+        ];
+        let mut picker = Picker::new(&self.pos, &list, tt_move, &self.hist, ply, prev, conts);
+
+        let turn = self.pos.turn();
+        let mut best_score = -INFINITE;
+        let mut best_move = None;
+        let mut move_count = 0usize;
+        let mut quiets: ArrayVec<Move, MAX_QUIETS> = ArrayVec::new();
+        let mut skip_quiets = false;
+        let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+
+        while let Some((m, order)) = picker.next() {
+            let quiet = is_quiet(m);
+            // 10. Shallow pruning of late quiet moves (checking moves are
+            // kept: they are found out by playing them).
+            let mut prune = false;
+            if best_score > -MATE_BOUND && !in_check {
+                if !quiet {
+                    // Captures losing too much by exchange.
+                    prune = depth <= 6 && !self.pos.see_ge(m, -100 * depth);
+                } else if skip_quiets {
+                    prune = true;
+                } else if (depth <= 8 && move_count >= lmp_limit)
+                    || (depth <= 6 && eval + 100 + 90 * depth <= alpha)
+                {
+                    skip_quiets = true;
+                    prune = true;
+                } else if depth <= 3 && self.hist.score(turn, m) < -3000 * depth {
+                    prune = true;
+                } else if depth <= 8 && !self.pos.see_ge(m, -20 * depth * depth) {
+                    // Quiet moves that hang the piece.
+                    prune = true;
+                }
+            }
+
+            let undo = self.push(Some(m), ply);
+            let gives_check = self.pos.is_check();
+            if prune && !gives_check {
+                self.pop(Some(m), undo);
+                continue;
+            }
+            move_count += 1;
+            // 11. Check extension (bounded so checks cannot run away).
+            let ext = i32::from(gives_check && ply < 2 * self.root_depth as usize);
+            let new_depth = depth - 1 + ext;
+
+            // 12. PVS with late-move reductions.
+            let score = if move_count == 1 {
+                -self.search(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut_node)
+            } else {
+                let mut r = 0;
+                if depth >= 3 && move_count > 1 + usize::from(pv_node) && quiet {
+                    r = self.lmr.get(depth, move_count);
+                    r -= i32::from(pv_node);
+                    r += i32::from(!improving);
+                    r += i32::from(cut_node);
+                    r -= i32::from(gives_check);
+                    r -= i32::from(is_refutation(order));
+                    r -= self.hist.score(turn, m) / 6000;
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if s > alpha && r > 0 {
+                    s = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                }
+                if pv_node && s > alpha && s < beta {
+                    s = -self.search(-beta, -alpha, new_depth, ply + 1, false);
+                }
+                s
+            };
+            self.pop(Some(m), undo);
+            if self.stopped {
+                return 0;
+            }
+
+            // 13. Best move so far.
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if quiet && Some(m) != best_move {
+                let _ = quiets.try_push(m);
+            }
+        }
+
+        // 14. A quiet cutoff teaches killers, counter move and history.
+        if best_score >= beta {
+            if let Some(m) = best_move.filter(|&m| is_quiet(m)) {
+                let b = bonus(depth);
+                self.hist.add_killer(ply, m);
+                if let Some(p) = prev {
+                    self.hist.set_counter(p, m);
+                }
+                self.reward(turn, m, b, conts);
+                for &q in &quiets {
+                    self.reward(turn, q, -b, conts);
+                }
+            }
+        }
+
+        // 15. Store.
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if pv_node && best_move.is_some() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.store(key, best_move, best_score, depth, bound, ply);
+        best_score
+    }
+
+    /// Quiescence: captures and promotions until the position is quiet
+    /// (stand pat), or every evasion when in check.
+    pub fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
+        self.pv[ply].clear();
+        if self.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = self.pos.is_check();
+        if self.is_draw(in_check) {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 || qply >= P::QSEARCH_PLIES {
+            return if in_check && ply >= MAX_PLY - 1 {
+                0
+            } else {
+                self.pos.evaluate()
+            };
+        }
+        let pv_node = beta - alpha > 1;
+
+        let key = self.pos.key();
+        let entry = self.shared.tt.probe(key);
+        if let Some(e) = entry {
+            let s = from_tt(e.score, ply);
+            if !pv_node
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                }
+            {
+                return s;
+            }
+        }
+
+        let mut best_score = -INFINITE;
+        let stand_pat = if in_check {
+            -INFINITE
+        } else {
+            let s = self.pos.evaluate();
+            if s >= beta {
+                return s;
+            }
+            alpha = alpha.max(s);
+            best_score = s;
+            s
+        };
+
+        let mut list = MoveList::new();
+        self.pos.legal_moves(&mut list);
+        if in_check && list.is_empty() {
+            return -MATE + ply as i32;
+        }
+        if !in_check {
+            let pos = &self.pos;
+            list.retain(|m| {
+                (m.is_capture() || m.promotion() == Some(movegen::Role::Queen))
+                    && pos.quiescence_candidate(*m)
+            });
+        }
+        let tt_move = entry.and_then(|e| e.mv);
+        let mut picker = Picker::captures(&self.pos, &list, tt_move);
+        let mut best_move = None;
+        while let Some((m, _)) = picker.next() {
+            // Delta pruning: even winning the victim for free cannot reach alpha.
+            if !in_check && m.promotion().is_none() {
+                let victim = self
+                    .pos
+                    .piece_at(m.to())
+                    .map_or(100, |p| eval::role_value(p.role));
+                if stand_pat + victim + 200 <= alpha {
+                    continue;
+                }
+            }
+            // Captures that lose material by exchange.
+            if !in_check && !self.pos.see_ge(m, 0) {
+                continue;
+            }
+            let undo = self.push(Some(m), ply);
+            let score = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);
+            self.pop(Some(m), undo);
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        self.store(key, best_move, best_score, 0, bound, ply);
+        best_score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tt_mate_scores_round_trip() {
+        for ply in [0usize, 1, 7, 60] {
+            for s in [MATE - 3, -MATE + 9, 0, 250, -MATE_BOUND + 1] {
+                assert_eq!(from_tt(to_tt(s, ply), ply), s);
+            }
+        }
+    }
+}
