@@ -260,7 +260,7 @@ pub struct DepthTiming {
 /// [`HASH_MB`]-MiB table each) and returns the total wall time; the Lazy
 /// SMP speed-up is `time_to_depth(1, d).time_ms / time_to_depth(n, d).time_ms`.
 #[must_use]
-pub fn time_to_depth(threads: usize, depth: u32) -> DepthTiming {
+pub fn time_to_depth(threads: usize, depth: u32, variant: Option<Variant>) -> DepthTiming {
     let options = Options {
         hash_mb: HASH_MB,
         threads: threads.max(1),
@@ -271,8 +271,11 @@ pub fn time_to_depth(threads: usize, depth: u32) -> DepthTiming {
         ..Limits::default()
     };
     let (mut nodes, mut time_ms) = (0, 0);
-    for &(variant, fen) in POSITIONS {
-        let Ok(game) = AnyGame::new(variant, Some(fen)) else {
+    let chosen = POSITIONS
+        .iter()
+        .filter(|(v, _)| variant.is_none_or(|w| w == *v));
+    for &(v, fen) in chosen {
+        let Ok(game) = AnyGame::new(v, Some(fen)) else {
             continue;
         };
         if let Some(s) = search_sync(&game, &limits, &options) {
