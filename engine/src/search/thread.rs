@@ -175,6 +175,12 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
         let first_depth = 1 + i32::from(self.id % 2 == 1);
         let mut depth = first_depth;
         while depth <= self.ctl.max_depth {
+            // Odd helpers search only even depths below the limit: they run
+            // ahead of the main thread and fill the table with deeper results.
+            if self.id % 2 == 1 && depth % 2 == 1 && depth < self.ctl.max_depth {
+                depth += 1;
+                continue;
+            }
             self.root_depth = depth;
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
