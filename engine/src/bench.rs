@@ -243,26 +243,31 @@ pub fn run(depth: Option<u32>) -> BenchResult {
     result
 }
 
-/// Time to reach a fixed depth with `threads` threads.
+/// Time to reach a fixed depth with `threads` threads on one position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DepthTiming {
     /// Threads used.
     pub threads: usize,
     /// Depth reached.
     pub depth: u32,
-    /// Wall time over all bench positions, milliseconds.
+    /// Wall time, milliseconds.
     pub time_ms: u64,
-    /// Nodes over all threads and positions.
+    /// Nodes over all threads.
     pub nodes: u64,
 }
 
-/// Searches every bench position to `depth` with `threads` threads (fresh
-/// [`HASH_MB`]-MiB table each) and returns the total wall time; the Lazy
-/// SMP speed-up is `time_to_depth(1, d).time_ms / time_to_depth(n, d).time_ms`.
+/// Searches bench position `index` to `depth` with `threads` threads and a
+/// fresh table of `hash_mb` MiB; `None` if the index is out of range.
 #[must_use]
-pub fn time_to_depth(threads: usize, depth: u32, variant: Option<Variant>) -> DepthTiming {
+pub fn time_to_depth(
+    index: usize,
+    threads: usize,
+    depth: u32,
+    hash_mb: usize,
+) -> Option<DepthTiming> {
+    let &(variant, fen) = POSITIONS.get(index)?;
     let options = Options {
-        hash_mb: HASH_MB,
+        hash_mb,
         threads: threads.max(1),
         ..Options::default()
     };
@@ -270,25 +275,14 @@ pub fn time_to_depth(threads: usize, depth: u32, variant: Option<Variant>) -> De
         depth: Some(depth.max(1)),
         ..Limits::default()
     };
-    let (mut nodes, mut time_ms) = (0, 0);
-    let chosen = POSITIONS
-        .iter()
-        .filter(|(v, _)| variant.is_none_or(|w| w == *v));
-    for &(v, fen) in chosen {
-        let Ok(game) = AnyGame::new(v, Some(fen)) else {
-            continue;
-        };
-        if let Some(s) = search_sync(&game, &limits, &options) {
-            nodes += s.nodes;
-            time_ms += s.time_ms;
-        }
-    }
-    DepthTiming {
+    let game = AnyGame::new(variant, Some(fen)).ok()?;
+    let s = search_sync(&game, &limits, &options)?;
+    Some(DepthTiming {
         threads: options.threads,
         depth,
-        time_ms,
-        nodes,
-    }
+        time_ms: s.time_ms,
+        nodes: s.nodes,
+    })
 }
 
 #[cfg(test)]

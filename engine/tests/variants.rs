@@ -105,3 +105,47 @@ fn tavreli_takes_the_hanging_tower() {
     let (best, _) = best_move(Variant::Tavreli, fen, depth(4));
     assert_eq!(best.as_deref(), Some("d1d5"));
 }
+
+/// Lazy SMP with helpers that defer moves other threads are searching and
+/// give up iterations another thread has finished: in every variant a
+/// four-thread search still completes the depth asked for (the last line
+/// reports it) and plays a legal move.
+#[test]
+fn four_threads_reach_the_depth_in_every_variant() {
+    let cases = [
+        (Variant::Chess, movegen::fen::STARTPOS, 9),
+        (Variant::Plunder, PLUNDER[1], 7),
+        (Variant::Tavreli, TAVRELI[1], 6),
+    ];
+    for (variant, fen, d) in cases {
+        for round in 0..3 {
+            let mut engine = Engine::new();
+            engine.set_variant(variant).expect("variant available");
+            engine.set_options(engine::Options {
+                threads: 4,
+                ..engine::Options::default()
+            });
+            engine.set_position(Some(fen), &[]).expect("valid test FEN");
+            let events = Arc::new(Mutex::new(Vec::new()));
+            let inner = Arc::clone(&events);
+            let sink: EventSink = Arc::new(move |e| inner.lock().expect("lock").push(e));
+            engine.go(depth(d), sink);
+            engine.wait();
+            let events = events.lock().expect("lock");
+            let last_depth = events.iter().rev().find_map(|e| match e {
+                SearchEvent::Info(i) => Some(i.depth),
+                _ => None,
+            });
+            assert_eq!(last_depth, Some(d), "{variant:?} round {round}");
+            let best = events.iter().find_map(|e| match e {
+                SearchEvent::BestMove { best, .. } => best.clone(),
+                _ => None,
+            });
+            let mut game = engine::AnyGame::new(variant, Some(fen)).expect("valid");
+            assert!(
+                game.play(best.as_deref().unwrap_or("-")).is_ok(),
+                "{variant:?}: {best:?}"
+            );
+        }
+    }
+}
