@@ -106,10 +106,9 @@ fn tavreli_takes_the_hanging_tower() {
     assert_eq!(best.as_deref(), Some("d1d5"));
 }
 
-/// Lazy SMP with helpers that defer moves other threads are searching and
-/// give up iterations another thread has finished: in every variant a
-/// four-thread search still completes the depth asked for (the last line
-/// reports it) and plays a legal move.
+/// Lazy SMP with helpers of both kinds (odd ones skip odd depths): in every
+/// variant a four-thread search completes the depth asked for (the last
+/// line reports it) and plays a legal move.
 #[test]
 fn four_threads_reach_the_depth_in_every_variant() {
     let cases = [

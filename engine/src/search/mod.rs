@@ -12,7 +12,6 @@
 //! Threads share only the transposition table, the stop flags and the node
 //! counter in [`Shared`]; everything else is per thread and boxed.
 
-mod busy;
 mod history;
 mod node;
 mod picker;
@@ -23,10 +22,9 @@ use crate::game::Game;
 use crate::limits::{Info, Limits, Score, SearchEvent};
 use crate::time::{self, Budget};
 use crate::tt::Tt;
-use busy::BusyMoves;
 use eval::Evaluate;
 use movegen::{Move, MoveList, Position};
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 use thread::{ThreadResult, Worker};
 
@@ -55,12 +53,8 @@ pub struct Shared {
     /// Nodes searched by all threads in the current search (flushed in
     /// batches by each thread).
     pub nodes: AtomicU64,
-    /// Deepest iteration any thread has finished in the current search.
-    pub completed_depth: AtomicI32,
     /// The transposition table.
     pub tt: Tt,
-    /// Moves being searched by some thread (deferred by the others).
-    busy: BusyMoves,
 }
 
 impl Shared {
@@ -72,9 +66,7 @@ impl Shared {
             abort: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
-            completed_depth: AtomicI32::new(0),
             tt: Tt::new(hash_mb),
-            busy: BusyMoves::default(),
         }
     }
 
@@ -147,7 +139,6 @@ pub fn run<P: Position + Evaluate>(
     let start = Instant::now();
     let pos = game.position();
     shared.nodes.store(0, Ordering::Relaxed);
-    shared.completed_depth.store(0, Ordering::Relaxed);
     shared.tt.new_search();
 
     let roots = root_moves(pos, &limits.searchmoves);

@@ -4,7 +4,6 @@
 //! plies from the root: being mated at ply `n` scores `-MATE + n`; the TT
 //! stores them relative to the node (`to_tt`/`from_tt`).
 
-use super::busy::{self, mark};
 use super::history::{bonus, context};
 use super::picker::{is_quiet, is_refutation, Picker};
 use super::thread::Worker;
@@ -16,8 +15,6 @@ use movegen::{Move, MoveList, Position};
 
 /// Quiet moves remembered per node for the history malus.
 const MAX_QUIETS: usize = 64;
-/// Moves one node may defer because another thread is searching them.
-const MAX_DEFERRED: usize = 32;
 
 /// A mate score made relative to the node at `ply` for storing.
 #[inline]
@@ -266,29 +263,8 @@ impl<P: Position + Evaluate> Worker<'_, P> {
         let mut quiets: ArrayVec<Move, MAX_QUIETS> = ArrayVec::new();
         let mut skip_quiets = false;
         let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
-        let share = self.ctl.threads > 1 && depth >= busy::MIN_DEPTH;
-        let mut deferred: ArrayVec<(Move, i32), MAX_DEFERRED> = ArrayVec::new();
-        let mut revisited = 0;
 
-        loop {
-            let (m, order, revisit) = if let Some((m, order)) = picker.next() {
-                (m, order, false)
-            } else if let Some(&(m, order)) = deferred.get(revisited) {
-                revisited += 1;
-                (m, order, true)
-            } else {
-                break;
-            };
-            let busy_mark = mark(key, m);
-            // Another thread is on this move: look at the others first.
-            if share
-                && move_count > 0
-                && !revisit
-                && self.shared.busy.is_busy(busy_mark)
-                && deferred.try_push((m, order)).is_ok()
-            {
-                continue;
-            }
+        while let Some((m, order)) = picker.next() {
             let quiet = is_quiet(m);
             // 10. Shallow pruning of late quiet moves (checking moves are
             // kept: they are found out by playing them).
@@ -324,9 +300,6 @@ impl<P: Position + Evaluate> Worker<'_, P> {
             let new_depth = depth - 1 + ext;
 
             // 12. PVS with late-move reductions.
-            if share {
-                self.shared.busy.enter(busy_mark);
-            }
             let score = if move_count == 1 {
                 -self.search(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut_node)
             } else {
@@ -350,9 +323,6 @@ impl<P: Position + Evaluate> Worker<'_, P> {
                 }
                 s
             };
-            if share {
-                self.shared.busy.leave(busy_mark);
-            }
             self.pop(Some(m), undo);
             if self.stopped {
                 return 0;

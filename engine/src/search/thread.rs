@@ -65,8 +65,6 @@ pub struct Worker<'a, P: Position + Evaluate> {
     unflushed: u64,
     pub seldepth: usize,
     pub stopped: bool,
-    /// A helper gave up its iteration because another thread finished it.
-    abandoned: bool,
 }
 
 impl<'a, P: Position + Evaluate> Worker<'a, P> {
@@ -112,7 +110,6 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
             unflushed: 0,
             seldepth: 0,
             stopped: false,
-            abandoned: false,
         }
     }
 
@@ -152,13 +149,6 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
             return;
         }
         if !self.is_main() {
-            // Another thread has finished this depth: a helper's result for
-            // it would add nothing, so it moves on to a deeper one. (The main
-            // thread finishes its iterations: it reports each of them.)
-            if self.shared.completed_depth.load(Ordering::Relaxed) >= self.root_depth {
-                self.stopped = true;
-                self.abandoned = true;
-            }
             return;
         }
         // The node limit waits for depth 1 (reproducible `go nodes`); the
@@ -204,20 +194,10 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
                     break;
                 }
             }
-            if self.abandoned && !self.shared.stop.load(Ordering::Relaxed) {
-                // Overtaken: resume past the deepest finished iteration.
-                self.stopped = false;
-                self.abandoned = false;
-                depth = depth.max(self.shared.completed_depth.load(Ordering::Relaxed) + 1);
-                continue;
-            }
             if self.stopped {
                 break;
             }
             self.completed_depth = depth;
-            self.shared
-                .completed_depth
-                .fetch_max(depth, Ordering::Relaxed);
             if !self.is_main() && depth >= self.ctl.max_depth {
                 // A helper reached the depth limit first: the search is done
                 // (its result is picked as the deepest).
