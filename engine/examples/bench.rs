@@ -1,72 +1,137 @@
 //! `cargo run --release -p engine --example bench -- [depth]`: the bench
-//! signature.
+//! signature (what `volkhv bench` prints).
 //!
-//! `-- ttd <threads> <depth> [variant] [rounds]` measures the Lazy SMP
-//! speed-up: every chosen bench position is searched to `depth` with one
-//! thread and with `threads` threads, alternately (so a noisy moment hits
-//! both), `rounds` times (default 1). It prints each position's times and
-//! the speed-up as the ratio of total times and as the geometric mean of the
-//! per-position ratios.
+//! `-- ttd <threads> <depth|suite> [variant|all] [rounds]` measures the Lazy
+//! SMP speed-up: every chosen bench position is searched to the depth with
+//! one thread and with `threads` threads, alternately (so a noisy moment
+//! hits both), `rounds` times (default 1), each search with a fresh table
+//! of `TTD_HASH` MiB (default 256: at these depths a Tavreli search stores
+//! millions of entries, and two threads twice as many; a full table would
+//! measure its replacement scheme, not the threads). `suite` picks a depth
+//! per variant at which a search lasts about a second (chess 18, plunder
+//! 15, tavreli 13). It prints each search, then per variant and overall the
+//! speed-up as the ratio of total times and as the geometric mean of the
+//! per-search ratios, and the node overhead.
+//!
+//! `-- one <position 1-24> <threads> <depth>` times a single search.
 
 use engine::bench::{time_to_depth, POSITIONS};
 use movegen::Variant;
 
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("ttd") {
-        let threads = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(2);
-        let depth = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(13);
-        let variant = args.get(3).and_then(|s| Variant::from_name(s));
-        let rounds = args
-            .iter()
-            .skip(3)
-            .find_map(|s| s.parse::<u32>().ok())
-            .unwrap_or(1);
-        speed_up(threads, depth, variant, rounds);
-        return;
+/// Depths of the `suite`: about a second per position with one thread.
+fn suite_depth(variant: Variant) -> u32 {
+    match variant {
+        Variant::Chess => 18,
+        Variant::Plunder => 15,
+        Variant::Tavreli => 13,
     }
-    if args.first().map(String::as_str) == Some("one") {
-        let arg = |i: usize| args.get(i).and_then(|s| s.parse::<usize>().ok());
-        let (index, threads, depth) = (
-            arg(1).unwrap_or(1),
-            arg(2).unwrap_or(1),
-            arg(3).unwrap_or(13),
-        );
-        if let Some(t) = time_to_depth(
-            index.saturating_sub(1),
-            threads,
-            u32::try_from(depth).unwrap_or(13),
-            hash_mb(),
-        ) {
-            println!(
-                "position {index} threads {threads} depth {depth} time_ms {} nodes {}",
-                t.time_ms, t.nodes
-            );
-        }
-        return;
-    }
-    let depth = args.first().and_then(|s| s.parse().ok());
-    engine::bench::run(depth);
 }
 
-fn speed_up(threads: usize, depth: u32, variant: Option<Variant>, rounds: u32) {
-    let hash_mb = hash_mb();
-    let (mut one_ms, mut many_ms, mut one_nodes, mut many_nodes) = (0u64, 0u64, 0u64, 0u64);
-    let (mut log_sum, mut samples) = (0.0f64, 0u32);
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let number = |i: usize| args.get(i).and_then(|s| s.parse::<u32>().ok());
+    match args.first().map(String::as_str) {
+        Some("ttd") => {
+            let threads = number(1).unwrap_or(2) as usize;
+            let fixed = number(2);
+            let variant = args.get(3).and_then(|s| Variant::from_name(s));
+            let rounds = args
+                .iter()
+                .skip(3)
+                .find_map(|s| s.parse::<u32>().ok())
+                .unwrap_or(1);
+            let depth = |v: Variant| fixed.unwrap_or_else(|| suite_depth(v));
+            speed_up(threads, &depth, variant, rounds);
+        }
+        Some("one") => {
+            let (index, threads, depth) = (
+                number(1).unwrap_or(1) as usize,
+                number(2).unwrap_or(1) as usize,
+                number(3).unwrap_or(13),
+            );
+            if let Some(t) = time_to_depth(index.saturating_sub(1), threads, depth, hash_mb()) {
+                println!(
+                    "position {index} threads {threads} depth {depth} time_ms {} nodes {}",
+                    t.time_ms, t.nodes
+                );
+            }
+        }
+        _ => {
+            engine::bench::run(number(0));
+        }
+    }
+}
+
+fn hash_mb() -> usize {
+    std::env::var("TTD_HASH")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(256)
+}
+
+/// Sums over a set of searches: times and nodes with one and N threads.
+#[derive(Default)]
+struct Tally {
+    one_ms: u64,
+    many_ms: u64,
+    one_nodes: u64,
+    many_nodes: u64,
+    log_ratio_sum: f64,
+    searches: u32,
+}
+
+impl Tally {
+    fn add(&mut self, one: (u64, u64), many: (u64, u64)) -> f64 {
+        let ratio = one.0.max(1) as f64 / many.0.max(1) as f64;
+        self.one_ms += one.0;
+        self.many_ms += many.0;
+        self.one_nodes += one.1;
+        self.many_nodes += many.1;
+        self.log_ratio_sum += ratio.ln();
+        self.searches += 1;
+        ratio
+    }
+
+    fn line(&self, what: &str, threads: usize) -> String {
+        format!(
+            "{what:8} threads 1 vs {threads}: {} ms vs {} ms = {:.2}x, geometric mean {:.2}x \
+             over {} searches; nodes x{:.2}",
+            self.one_ms,
+            self.many_ms,
+            self.one_ms as f64 / self.many_ms.max(1) as f64,
+            (self.log_ratio_sum / f64::from(self.searches.max(1))).exp(),
+            self.searches,
+            self.many_nodes as f64 / self.one_nodes.max(1) as f64
+        )
+    }
+}
+
+fn speed_up(threads: usize, depth: &dyn Fn(Variant) -> u32, only: Option<Variant>, rounds: u32) {
+    let hash = hash_mb();
+    let mut per_variant: Vec<(Variant, Tally)> = Variant::ALL
+        .iter()
+        .map(|&v| (v, Tally::default()))
+        .collect();
+    let mut all = Tally::default();
     for round in 1..=rounds {
         for (i, &(v, _)) in POSITIONS.iter().enumerate() {
-            if variant.is_some_and(|w| w != v) {
+            if only.is_some_and(|w| w != v) {
                 continue;
             }
+            let d = depth(v);
             let (Some(a), Some(b)) = (
-                time_to_depth(i, 1, depth, hash_mb),
-                time_to_depth(i, threads, depth, hash_mb),
+                time_to_depth(i, 1, d, hash),
+                time_to_depth(i, threads, d, hash),
             ) else {
                 continue;
             };
-            let ratio = a.time_ms.max(1) as f64 / b.time_ms.max(1) as f64;
+            let (one, many) = ((a.time_ms, a.nodes), (b.time_ms, b.nodes));
+            let ratio = all.add(one, many);
+            if let Some((_, t)) = per_variant.iter_mut().find(|(w, _)| *w == v) {
+                t.add(one, many);
+            }
             println!(
-                "round {round} position {:2} {:8} 1T {:7} ms {:10} nodes | {threads}T {:7} ms {:10} nodes | {ratio:.2}x",
+                "round {round} position {:2} {:8} depth {d} 1T {:6} ms {:9} nodes | {threads}T {:6} ms {:9} nodes | {ratio:.2}x",
                 i + 1,
                 v.name(),
                 a.time_ms,
@@ -74,26 +139,12 @@ fn speed_up(threads: usize, depth: u32, variant: Option<Variant>, rounds: u32) {
                 b.time_ms,
                 b.nodes
             );
-            one_ms += a.time_ms;
-            many_ms += b.time_ms;
-            one_nodes += a.nodes;
-            many_nodes += b.nodes;
-            log_sum += ratio.ln();
-            samples += 1;
         }
     }
-    println!(
-        "depth {depth} threads 1 vs {threads}: total {one_ms} ms vs {many_ms} ms = {:.2}x, \
-         geometric mean {:.2}x over {samples} searches; nodes {one_nodes} vs {many_nodes} ({:.2}x)",
-        one_ms as f64 / many_ms.max(1) as f64,
-        (log_sum / f64::from(samples.max(1))).exp(),
-        many_nodes as f64 / one_nodes.max(1) as f64
-    );
-}
-
-fn hash_mb() -> usize {
-    std::env::var("TTD_HASH")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(64)
+    for (v, t) in &per_variant {
+        if t.searches > 0 {
+            println!("{}", t.line(v.name(), threads));
+        }
+    }
+    println!("{}", all.line("all", threads));
 }
