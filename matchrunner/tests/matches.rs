@@ -378,14 +378,12 @@ fn crashed_engine_forfeits() {
     );
 }
 
-#[test]
-fn xboard_engine_without_done_that_resigns() {
-    let pgn = tmp("resign.pgn");
+/// Two games of a random mover against the XBoard script `script_name`,
+/// which must lose both (checked); returns the games.
+fn beats_broken_xboard_engine(script_name: &str) -> Vec<PgnGame> {
+    let pgn = tmp(&format!("{script_name}.pgn"));
     let good = format!("cmd={RANDOM} name=good");
-    let bad = format!(
-        "cmd=sh {} name=broken proto=xboard",
-        script("xboard-resign.sh")
-    );
+    let bad = format!("cmd=sh {} name=broken proto=xboard", script(script_name));
     let s = run(&[
         "--engine",
         &good,
@@ -399,8 +397,17 @@ fn xboard_engine_without_done_that_resigns() {
         pgn.to_str().unwrap(),
     ]);
     assert_eq!((s.tally.wins, s.tally.losses), (2, 0));
-    for g in &read_games(&pgn) {
+    let games = read_games(&pgn);
+    assert_eq!(games.len(), 2);
+    for g in &games {
         check_chess_game(g);
+    }
+    games
+}
+
+#[test]
+fn xboard_engine_without_done_that_resigns() {
+    for g in &beats_broken_xboard_engine("xboard-resign.sh") {
         assert_eq!(g.tag("Termination"), Some("normal"));
         assert!(
             g.comments.last().unwrap().ends_with("(broken) resigns"),
@@ -411,27 +418,7 @@ fn xboard_engine_without_done_that_resigns() {
 
 #[test]
 fn xboard_engine_rejecting_legal_moves_forfeits() {
-    let pgn = tmp("reject.pgn");
-    let good = format!("cmd={RANDOM} name=good");
-    let bad = format!(
-        "cmd=sh {} name=broken proto=xboard",
-        script("xboard-reject.sh")
-    );
-    let s = run(&[
-        "--engine",
-        &good,
-        "--engine",
-        &bad,
-        "--st",
-        "1",
-        "--games",
-        "2",
-        "--pgn",
-        pgn.to_str().unwrap(),
-    ]);
-    assert_eq!((s.tally.wins, s.tally.losses), (2, 0));
-    for g in &read_games(&pgn) {
-        check_chess_game(g);
+    for g in &beats_broken_xboard_engine("xboard-reject.sh") {
         assert_eq!(g.tag("Termination"), Some("abandoned"));
         let c = g.comments.last().unwrap();
         assert!(
