@@ -20,10 +20,15 @@ pub trait Evaluate: Position {
     /// value of the captured top piece ten times over, minus a tenth of the
     /// mover's (MVV/LVA).
     fn capture_order(&self, m: Move) -> i32 {
-        mvv_lva(
-            self.piece_at(m.to()).map(|p| p.role),
-            self.piece_at(m.from()).map(|p| p.role),
-        )
+        let attacker = self.piece_at(m.from()).map_or(0, |p| role_value(p.role));
+        self.capture_value(m) * 10 - attacker / 10
+    }
+
+    /// The most material the capture `m` can win outright, for ordering and
+    /// delta pruning: by default the captured top piece (a pawn for en
+    /// passant).
+    fn capture_value(&self, m: Move) -> i32 {
+        self.piece_at(m.to()).map_or(100, |p| role_value(p.role))
     }
 
     /// Static exchange evaluation: `true` if playing `m` and then trading

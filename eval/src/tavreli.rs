@@ -20,6 +20,10 @@ const OWN_BELOW_PCT: i32 = 90;
 const PRISONER_PCT: i32 = 45;
 /// Share of its value a buried own piece (under an enemy top) still counts.
 const BURIED_PCT: i32 = 25;
+/// Largest swing (percent of its value) one piece in a taken tower makes:
+/// an enemy top goes from full value for them to a prisoner for us plus
+/// buried for them (100 - 25 + 45).
+const CAPTURE_SWING_PCT: i32 = 100 - BURIED_PCT + PRISONER_PCT;
 /// Bonus per piece beneath the top of an owned tower (the stack is one unit).
 const STACK_BONUS: i32 = 8;
 /// Centipawns per reachable square, per piece in the tower up to `MOBILITY_HEIGHT_CAP`.
@@ -109,6 +113,20 @@ impl Evaluate for Tavreli {
         m.split() <= 1
     }
 
+    /// Taking a tower wins every piece in it: the enemy's become prisoners,
+    /// our buried ones come free. Each piece swings the score by more than
+    /// its value (see the percentages above), so the sum bounds the gain
+    /// only with that share added.
+    fn capture_value(&self, m: Move) -> i32 {
+        let tower = self.tower(m.to());
+        if tower.is_empty() {
+            // En passant: the pawn's tower is taken; a pawn is the usual case.
+            return role_value(Role::Pawn) * CAPTURE_SWING_PCT / 100;
+        }
+        tower.iter().map(value).sum::<i32>() * CAPTURE_SWING_PCT / 100
+            + STACK_BONUS * 2 * tower.len() as i32
+    }
+
     fn evaluate(&self) -> i32 {
         let s = white_score(self);
         match self.turn() {
@@ -194,6 +212,25 @@ mod tests {
         let after = -p.evaluate();
         assert!(after > before + 300, "before {before}, after {after}");
         assert!(after > quiet + 300, "quiet {quiet}, capture {after}");
+    }
+
+    #[test]
+    fn capture_value_counts_the_whole_tower() {
+        // A black pawn on top of a white queen and a black rook: taking the
+        // tower wins far more than the pawn on top.
+        let p = Tavreli::from_fen("4k3/8/8/3(Qrp)4/8/8/3R4/4K3 w - - 0 1").unwrap();
+        let m = p.parse_move("d2d5").unwrap();
+        let lone = Tavreli::from_fen("4k3/8/8/3p4/8/8/3R4/4K3 w - - 0 1").unwrap();
+        let m_lone = lone.parse_move("d2d5").unwrap();
+        assert!(p.capture_value(m) > lone.capture_value(m_lone) + 1400);
+        assert!(p.capture_order(m) > lone.capture_order(m_lone));
+        // The bound really bounds: the evaluation gain of the capture.
+        for (pos, mv) in [(&p, m), (&lone, m_lone)] {
+            let mut after = pos.clone();
+            after.make(mv);
+            let gain = -after.evaluate() - pos.evaluate();
+            assert!(gain <= pos.capture_value(mv) + 200, "{gain}");
+        }
     }
 
     #[test]

@@ -440,14 +440,11 @@ impl<P: Position + Evaluate> Worker<'_, P> {
         let mut best_move = None;
         while let Some((m, _)) = picker.next() {
             // Delta pruning: even winning the victim for free cannot reach alpha.
-            if !in_check && m.promotion().is_none() {
-                let victim = self
-                    .pos
-                    .piece_at(m.to())
-                    .map_or(100, |p| eval::role_value(p.role));
-                if stand_pat + victim + 200 <= alpha {
-                    continue;
-                }
+            if !in_check
+                && m.promotion().is_none()
+                && stand_pat + self.pos.capture_value(m) + 200 <= alpha
+            {
+                continue;
             }
             // Captures that lose material by exchange.
             if !in_check && !self.pos.see_ge(m, 0) {
