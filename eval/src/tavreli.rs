@@ -3,7 +3,10 @@
 //! value because they are freed if the tower falls), buried own pieces under
 //! enemy tops at a small part value (they may be freed), a bonus per owned
 //! stack, mobility of the tops weighted by tower height (every square a tall
-//! tower reaches is several moves), and simple piece-square terms.
+//! tower reaches is several moves), and simple piece-square terms. Also the
+//! search's Tavreli exchange model: what a capture can win (the whole
+//! tower) and a static exchange evaluation where the stack grows with each
+//! capture.
 //!
 //! ```
 //! use eval::Evaluate;
@@ -12,7 +15,9 @@
 //! ```
 
 use crate::{role_value, Evaluate};
-use movegen::{attacks, Bitboard, Color, Move, Position, Role, Square, Tavreli, TowerPiece};
+use movegen::{
+    attacks, Bitboard, Color, Move, MoveKind, Position, Role, Square, Tavreli, Tower, TowerPiece,
+};
 
 /// Share (percent) of its value an own piece under an own top counts.
 const OWN_BELOW_PCT: i32 = 90;
@@ -77,6 +82,117 @@ fn reach(sq: Square, top: TowerPiece, occ: Bitboard) -> Bitboard {
     }
 }
 
+/// Sum of the values of a tower's pieces.
+fn tower_value(t: Tower) -> i32 {
+    t.iter().map(value).sum()
+}
+
+/// What taking a tower of pieces worth `material` swings the score by.
+fn swing(material: i32) -> i32 {
+    material * CAPTURE_SWING_PCT / 100
+}
+
+/// Tops of `color` that could move onto `to` through `occ`, but not those
+/// on `used` squares (they already took part in the exchange).
+fn attackers(pos: &Tavreli, to: Square, color: Color, occ: Bitboard, used: Bitboard) -> Bitboard {
+    let helgi = pos.tops_of(Role::Helgi);
+    let queens = pos.tops_of(Role::Queen) | helgi;
+    let all = (attacks::knight(to) & (pos.tops_of(Role::Knight) | helgi))
+        | (attacks::king(to) & pos.tops_of(Role::King))
+        | (attacks::pawn(color.flip(), to) & pos.tops_of(Role::Pawn))
+        | (attacks::bishop(to, occ) & (pos.tops_of(Role::Bishop) | queens))
+        | (attacks::rook(to, occ) & (pos.tops_of(Role::Rook) | queens));
+    all & pos.owned(color) & (occ - used)
+}
+
+/// Static exchange on the target square of `m` (see [`Evaluate::see_ge`]).
+/// Every capture there takes the whole stack, which grows by the capturing
+/// group, so each recapture wins more than the last; both sides recapture
+/// with their least valuable top alone (the tower beneath stays behind and
+/// keeps blocking its lines; what it reveals is not looked at). A king may
+/// recapture only when nothing can take back.
+fn exchange_ge(pos: &Tavreli, m: Move, threshold: i32) -> bool {
+    if m.kind() == MoveKind::Castle {
+        return threshold <= 0;
+    }
+    let (from, to) = (m.from(), m.to());
+    let us = pos.turn();
+    let source = pos.tower(from);
+    let k = match usize::from(m.split()) {
+        0 => source.len(),
+        k => k,
+    };
+    let (_, group) = source.split(k);
+    let mut occ = pos.owned(Color::White) | pos.owned(Color::Black);
+    // Material on the square before the move (reinforcing an own tower
+    // puts nothing new at stake but the group).
+    let taken = if m.kind() == MoveKind::EnPassant {
+        let pushed = to.shift(-us.forward());
+        occ.remove(pushed);
+        occ.add(to);
+        tower_value(pos.tower(pushed))
+    } else if m.is_capture() {
+        tower_value(pos.tower(to))
+    } else {
+        0
+    };
+    if k == source.len() {
+        occ.remove(from);
+    }
+    occ.add(to);
+    let mut used = Bitboard::from_square(from) | Bitboard::from_square(to);
+    let mut gains = [0i32; 40];
+    gains[0] = swing(taken);
+    let mut stake = taken + tower_value(group);
+    let mut side = us.flip();
+    let mut d = 0;
+    // Nothing is ever placed on a king: a group the king tops is safe.
+    let king_moved = group.top().is_some_and(|t| t.role() == Role::King);
+    while !king_moved && d + 1 < gains.len() {
+        let mine = attackers(pos, to, side, occ, used);
+        let Some((sq, top)) = least_valuable(pos, mine) else {
+            break;
+        };
+        if top.role() == Role::King
+            && attackers(pos, to, side.flip(), occ, used | Bitboard::from_square(sq)).nonempty()
+        {
+            break;
+        }
+        d += 1;
+        gains[d] = swing(stake) - gains[d - 1];
+        if (-gains[d - 1]).max(gains[d]) < 0 {
+            break;
+        }
+        if top.role() == Role::King {
+            break;
+        }
+        stake += value(top);
+        used.add(sq);
+        if pos.tower(sq).len() == 1 {
+            occ.remove(sq);
+        }
+        side = side.flip();
+    }
+    while d > 0 {
+        gains[d - 1] = -(-gains[d - 1]).max(gains[d]);
+        d -= 1;
+    }
+    gains[0] >= threshold
+}
+
+/// The attacker whose top piece is worth least (the king last).
+fn least_valuable(pos: &Tavreli, attackers: Bitboard) -> Option<(Square, TowerPiece)> {
+    attackers
+        .filter_map(|sq| pos.tower(sq).top().map(|t| (sq, t)))
+        .min_by_key(|&(_, t)| {
+            if t.role() == Role::King {
+                i32::MAX
+            } else {
+                value(t)
+            }
+        })
+}
+
 /// White's score minus black's, in centipawns.
 fn white_score(pos: &Tavreli) -> i32 {
     let occ = pos.owned(Color::White) | pos.owned(Color::Black);
@@ -121,10 +237,13 @@ impl Evaluate for Tavreli {
         let tower = self.tower(m.to());
         if tower.is_empty() {
             // En passant: the pawn's tower is taken; a pawn is the usual case.
-            return role_value(Role::Pawn) * CAPTURE_SWING_PCT / 100;
+            return swing(role_value(Role::Pawn));
         }
-        tower.iter().map(value).sum::<i32>() * CAPTURE_SWING_PCT / 100
-            + STACK_BONUS * 2 * tower.len() as i32
+        swing(tower_value(tower)) + STACK_BONUS * 2 * tower.len() as i32
+    }
+
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        exchange_ge(self, m, threshold)
     }
 
     fn evaluate(&self) -> i32 {
@@ -231,6 +350,37 @@ mod tests {
             let gain = -after.evaluate() - pos.evaluate();
             assert!(gain <= pos.capture_value(mv) + 200, "{gain}");
         }
+    }
+
+    /// `see_ge` at the thresholds just below and at `expected + 1`.
+    fn exchange_is(fen: &str, mv: &str, expected: i32) {
+        let p = Tavreli::from_fen(fen).unwrap();
+        let m = p.parse_move(mv).unwrap();
+        assert!(p.see_ge(m, expected), "{fen} {mv}: below {expected}");
+        assert!(!p.see_ge(m, expected + 1), "{fen} {mv}: above {expected}");
+    }
+
+    #[test]
+    fn exchanges_take_the_growing_stack() {
+        let s = |v: i32| v * CAPTURE_SWING_PCT / 100;
+        // An undefended tower: its whole material.
+        exchange_is("4k3/8/8/3(Qp)4/8/8/3R4/4K3 w - - 0 1", "d2d5", s(1050));
+        // A pawn-topped tower defended by a pawn, taken by the rook: black
+        // takes back the stack with the rook on it.
+        exchange_is(
+            "4k3/8/4p3/3(Np)4/8/8/3R4/4K3 w - - 0 1",
+            "d2d5",
+            s(420) - s(920),
+        );
+        // ... unless white can take back again: then black stops.
+        exchange_is("4k3/8/4p3/3(Np)4/2P5/8/3R4/4K3 w - - 0 1", "d2d5", s(420));
+        // A quiet move onto a square a pawn attacks loses the group.
+        exchange_is("4k3/8/4p3/8/8/8/3R4/4K3 w - - 0 1", "d2d5", -s(500));
+        // Moving only the top of a tower puts only the top at stake.
+        exchange_is("4k3/8/4p3/8/8/8/3(QR)4/4K3 w - - 0 1", "d2d5:1", -s(500));
+        exchange_is("4k3/8/4p3/8/8/8/3(QR)4/4K3 w - - 0 1", "d2d5", -s(1450));
+        // A king's group cannot be taken.
+        exchange_is("4k3/8/8/8/8/3p4/4K3/8 w - - 0 1", "e2d3", s(100));
     }
 
     #[test]
