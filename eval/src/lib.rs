@@ -16,9 +16,9 @@ pub trait Evaluate: Position {
     /// Static evaluation in centipawns, positive when the side to move is better.
     fn evaluate(&self) -> i32;
 
-    /// A cheap ordering hint for a capture (higher first): by default the
-    /// value of the captured top piece ten times over, minus a tenth of the
-    /// mover's (MVV/LVA).
+    /// A cheap ordering hint for a capture (higher first): by default
+    /// [`Evaluate::capture_value`] ten times over, minus a tenth of the
+    /// moving piece's value (MVV/LVA).
     fn capture_order(&self, m: Move) -> i32 {
         let attacker = self.piece_at(m.from()).map_or(0, |p| role_value(p.role));
         self.capture_value(m) * 10 - attacker / 10
