@@ -26,10 +26,6 @@ impl Evaluate for Chess {
     fn see_ge(&self, m: Move, threshold: i32) -> bool {
         see_ge(self.board(), self.turn(), m, threshold)
     }
-
-    fn capture_order(&self, m: Move) -> i32 {
-        crate::mvv_lva(self.board().role_at(m.to()), self.board().role_at(m.from()))
-    }
 }
 
 /// Piece values for exchanges (the king cannot be captured: huge).

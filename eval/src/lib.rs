@@ -62,15 +62,6 @@ pub trait Evaluate: Position {
     }
 }
 
-/// MVV/LVA ordering value: the victim's value dominates, the cheaper
-/// attacker breaks ties. An empty target square (en passant) counts as a pawn.
-#[must_use]
-pub fn mvv_lva(victim: Option<Role>, attacker: Option<Role>) -> i32 {
-    let v = victim.map_or(100, role_value);
-    let a = attacker.map_or(0, role_value);
-    v * 10 - a / 10
-}
-
 /// Rough material value of a role in centipawns (ordering, not evaluation).
 #[must_use]
 pub const fn role_value(role: Role) -> i32 {
