@@ -1,5 +1,5 @@
 //! Tavreli perft from the start and from a tower-rich middlegame, node
-//! counts asserted against `../shared/perft/tavreli.epd`.
+//! counts asserted against `tests/data/perft/tavreli.epd`.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use movegen::{perft, Position, Tavreli};

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! perft --variant chess --fen startpos --depth 5 [--divide] [--threads 2]
-//! perft --variant plunder --epd ../shared/perft/plunder.epd [--max-nodes 1000000]
+//! perft --variant plunder --epd tests/data/perft/plunder.epd [--max-nodes 1000000]
 //! ```
 
 use clap::Parser;

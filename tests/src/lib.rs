@@ -1,5 +1,5 @@
 //! Helpers shared by the integration tests: a seeded generator, random games,
-//! the perft suites of `../shared/perft/`, and whole-tree consistency checks.
+//! the reference perft suites of `tests/data/perft/`, and whole-tree consistency checks.
 
 use movegen::{MoveList, Position};
 use std::path::PathBuf;
@@ -49,11 +49,12 @@ pub fn random_positions<P: Position>(seed: u64, games: usize, plies: usize) -> V
     out
 }
 
-/// Path of a suite in `../shared/perft/` (beside the checkout).
+/// Path of a reference suite in `tests/data/perft/` (byte-for-byte copies of
+/// the independent implementation's suites, so a bare clone can run them).
 #[must_use]
 pub fn suite_path(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/perft")
+        .join("data/perft")
         .join(name)
 }
 

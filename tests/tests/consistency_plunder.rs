@@ -5,7 +5,6 @@
 
 use movegen::{MoveList, Plunder, Position};
 use std::collections::HashSet;
-use std::path::PathBuf;
 
 fn check_tree(pos: &mut Plunder, depth: u32, vested_nodes: &mut u64) -> u64 {
     assert_eq!(pos.key(), pos.key_from_scratch(), "key of {}", pos.fen());
@@ -38,7 +37,7 @@ fn check_tree(pos: &mut Plunder, depth: u32, vested_nodes: &mut u64) -> u64 {
 
 #[test]
 fn every_suite_position_to_depth_two() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/perft/plunder.epd");
+    let path = volkhv_tests::suite_path("plunder.epd");
     let text = std::fs::read_to_string(&path).expect("plunder.epd");
     let (mut nodes, mut vested) = (0, 0);
     for line in text.lines() {

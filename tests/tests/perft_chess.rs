@@ -1,4 +1,4 @@
-//! Chess perft: the six standard positions and `../shared/perft/chess.epd`.
+//! Chess perft: the six standard positions and `tests/data/perft/chess.epd`.
 
 use movegen::{perft, Chess, Position};
 use volkhv_tests::{node_budget, run_suite};

@@ -1,16 +1,15 @@
-//! PlunderChess perft: every line of `../shared/perft/plunder.epd` (computed
+//! PlunderChess perft: every line of `tests/data/perft/plunder.epd` (computed
 //! by an independent implementation of RULES.md). Debug builds check the
 //! depths up to a node limit so `cargo test` stays fast; `cargo test
 //! --release` checks every depth.
 
 use movegen::{perft, Plunder, Position};
-use std::path::PathBuf;
 
 /// Expected counts above this are skipped in debug builds.
 const DEBUG_NODE_LIMIT: u64 = 600_000;
 
 fn suite() -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/perft/plunder.epd");
+    let path = volkhv_tests::suite_path("plunder.epd");
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
 

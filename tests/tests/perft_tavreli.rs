@@ -1,17 +1,16 @@
-//! Tavreli perft: every line and depth of `../shared/perft/tavreli.epd`
+//! Tavreli perft: every line and depth of `tests/data/perft/tavreli.epd`
 //! (counts from an independent implementation of RULES.md). Debug builds
 //! skip the depths above a node budget so `cargo test` stays quick;
 //! `cargo test --release` runs them all.
 
 use movegen::{perft, Position, Tavreli};
-use std::path::PathBuf;
 
 /// Largest expected count checked in debug builds.
 const DEBUG_NODE_LIMIT: u64 = 700_000;
 
 /// `(fen, [(depth, nodes)])` from the suite; panics on a malformed line.
 fn suite() -> Vec<(String, Vec<(u32, u64)>)> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/perft/tavreli.epd");
+    let path = volkhv_tests::suite_path("tavreli.epd");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let mut out = Vec::new();
