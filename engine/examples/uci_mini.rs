@@ -51,7 +51,9 @@ fn main() {
                     "MultiPV" => o.multipv = value.max(1),
                     _ => {}
                 }
-                engine.set_options(o);
+                if let Err(e) = engine.set_options(o) {
+                    println!("info string error {e}");
+                }
             }
             Some("position") => {
                 let moves_at = t.iter().position(|&x| x == "moves");

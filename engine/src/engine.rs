@@ -2,9 +2,11 @@
 //! returns at once; a search runs on its own thread and reports through the
 //! callback given to [`Engine::go`].
 
+use crate::error::Error;
 use crate::game::AnyGame;
 use crate::limits::{Limits, SearchEvent};
 use crate::search::{self, Shared};
+use crate::tt::Tt;
 use crate::with_game;
 use movegen::{Outcome, Variant};
 use std::sync::atomic::Ordering;
@@ -60,12 +62,8 @@ impl Engine {
     #[must_use]
     pub fn new() -> Engine {
         let options = Options::default();
-        let game = match AnyGame::new(Variant::Chess, None) {
-            Ok(g) => g,
-            Err(e) => unreachable!("chess start position: {e}"),
-        };
         Engine {
-            game,
+            game: AnyGame::start(Variant::Chess),
             shared: Arc::new(Shared::new(options.hash_mb)),
             options,
             worker: None,
@@ -90,31 +88,20 @@ impl Engine {
         &self.options
     }
 
-    /// Switches variant and resets to its start position (a running search
-    /// is aborted; one already told to stop reports first).
-    ///
-    /// # Errors
-    /// If the variant is not available; the state is unchanged then.
-    pub fn set_variant(&mut self, variant: Variant) -> Result<(), String> {
-        let game = AnyGame::new(variant, None)?;
-        self.settle();
-        self.game = game;
-        Ok(())
+    /// Switches variant and resets to its start position. A running search
+    /// goes on with the game it was given.
+    pub fn set_variant(&mut self, variant: Variant) {
+        self.game = AnyGame::start(variant);
     }
 
     /// Sets the position from a FEN (`None` = start) and moves, all or
-    /// nothing: on error the previous position stays.
+    /// nothing: on error the previous position stays. A running search goes
+    /// on with the game it was given.
     ///
     /// # Errors
     /// The first problem found (bad FEN, malformed or illegal move).
-    pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), String> {
-        let mut game = AnyGame::new(self.variant(), fen)?;
-        for m in moves {
-            game.play(m)
-                .map_err(|e| format!("{e} (in the moves list)"))?;
-        }
-        self.settle();
-        self.game = game;
+    pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), Error> {
+        self.game = AnyGame::from_moves(self.variant(), fen, moves)?;
         Ok(())
     }
 
@@ -122,15 +109,20 @@ impl Engine {
     ///
     /// # Errors
     /// Malformed or illegal; the game is unchanged then.
-    pub fn play(&mut self, mv: &str) -> Result<(), String> {
-        self.settle();
-        self.game.play(mv)
+    pub fn play(&mut self, mv: &str) -> Result<(), Error> {
+        Ok(self.game.play(mv)?)
     }
 
-    /// Takes back one move; `false` if none.
-    pub fn undo(&mut self) -> bool {
-        self.settle();
-        self.game.undo()
+    /// Takes back one move.
+    ///
+    /// # Errors
+    /// [`Error::NothingToUndo`] at the start of the game.
+    pub fn undo(&mut self) -> Result<(), Error> {
+        if self.game.undo() {
+            Ok(())
+        } else {
+            Err(Error::NothingToUndo)
+        }
     }
 
     /// The result if the game is over.
@@ -139,26 +131,41 @@ impl Engine {
         self.game.status()
     }
 
-    /// A new game: clears the transposition table and histories.
+    /// A new game: clears the transposition table and histories (a running
+    /// search is aborted first).
     pub fn new_game(&mut self) {
         self.settle();
-        self.shared.clear();
+        self.shared.tt.clear();
     }
 
-    /// Empties the hash table (UCI `Clear Hash`); histories are per search
-    /// anyway.
-    pub fn clear_hash(&mut self) {
-        self.settle();
-        self.shared.clear();
-    }
-
-    /// Changes options; resizes the hash table if needed.
-    pub fn set_options(&mut self, options: Options) {
-        self.settle();
+    /// Changes options. A new `Hash` size replaces the table (a running search
+    /// is aborted first); everything else applies from the next search.
+    ///
+    /// # Errors
+    /// [`Error::HashTooBig`] for more than the machine's memory; nothing
+    /// changes then.
+    pub fn set_options(&mut self, options: Options) -> Result<(), Error> {
         if options.hash_mb != self.options.hash_mb {
+            if let Some(physical) = Tt::physical_memory_mb() {
+                if options.hash_mb > physical {
+                    return Err(Error::HashTooBig {
+                        requested: options.hash_mb,
+                        physical,
+                    });
+                }
+            }
+            self.settle();
             self.shared = Arc::new(Shared::new(options.hash_mb));
         }
         self.options = options;
+        Ok(())
+    }
+
+    /// The hash table's real size in MiB: less than `Hash` when the memory
+    /// could not be had.
+    #[must_use]
+    pub fn hash_allocated_mb(&self) -> usize {
+        self.shared.tt.size_mb()
     }
 
     /// Starts a search; events arrive through `sink`, ending with exactly one

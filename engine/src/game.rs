@@ -1,8 +1,12 @@
 //! A game of one variant: start position, moves played, key history; and
 //! `AnyGame`, the one place that matches on the variant.
 
+use crate::error::Error;
 use eval::Evaluate;
-use movegen::{status, Chess, Color, Move, MoveList, Outcome, Plunder, Position, Tavreli, Variant};
+use movegen::{
+    status, Chess, Color, FenError, Move, MoveError, MoveList, Outcome, Plunder, Position, Tavreli,
+    Variant,
+};
 
 /// A game: where it started and the moves played since.
 #[derive(Clone, Debug)]
@@ -18,18 +22,23 @@ impl<P: Position + Evaluate> Game<P> {
     /// A game from the start position or a FEN.
     ///
     /// # Errors
-    /// The FEN error as text.
-    pub fn new(fen: Option<&str>) -> Result<Game<P>, String> {
+    /// Why the FEN was rejected.
+    pub fn new(fen: Option<&str>) -> Result<Game<P>, FenError> {
         let start = match fen {
             None => P::startpos(),
-            Some(f) => P::from_fen(f).map_err(|e| e.to_string())?,
+            Some(f) => P::from_fen(f)?,
         };
-        Ok(Game {
+        Ok(Game::from_start(start))
+    }
+
+    /// A game starting at `start`.
+    pub fn from_start(start: P) -> Game<P> {
+        Game {
             pos: start.clone(),
             start,
             moves: Vec::new(),
             keys: Vec::new(),
-        })
+        }
     }
 
     /// The variant of this game.
@@ -60,10 +69,10 @@ impl<P: Position + Evaluate> Game<P> {
     /// Plays a move given as a move string.
     ///
     /// # Errors
-    /// A message if the string is malformed or the move illegal; the game is
-    /// unchanged then.
-    pub fn play(&mut self, s: &str) -> Result<Move, String> {
-        let m = self.pos.parse_move(s).map_err(|e| e.to_string())?;
+    /// The string is malformed or the move illegal; the game is unchanged
+    /// then.
+    pub fn play(&mut self, s: &str) -> Result<Move, MoveError> {
+        let m = self.pos.parse_move(s)?;
         self.play_move(m);
         Ok(m)
     }
@@ -130,12 +139,22 @@ impl AnyGame {
     /// A new game of `variant` from the start or a FEN.
     ///
     /// # Errors
-    /// The FEN error as text, or an unsupported variant.
-    pub fn new(variant: Variant, fen: Option<&str>) -> Result<AnyGame, String> {
+    /// Why the FEN was rejected.
+    pub fn new(variant: Variant, fen: Option<&str>) -> Result<AnyGame, FenError> {
+        Ok(match variant {
+            Variant::Chess => AnyGame::Chess(Game::new(fen)?),
+            Variant::Plunder => AnyGame::Plunder(Game::new(fen)?),
+            Variant::Tavreli => AnyGame::Tavreli(Box::new(Game::new(fen)?)),
+        })
+    }
+
+    /// A new game of `variant` from its start position.
+    #[must_use]
+    pub fn start(variant: Variant) -> AnyGame {
         match variant {
-            Variant::Chess => Ok(AnyGame::Chess(Game::new(fen)?)),
-            Variant::Plunder => Ok(AnyGame::Plunder(Game::new(fen)?)),
-            Variant::Tavreli => Ok(AnyGame::Tavreli(Box::new(Game::new(fen)?))),
+            Variant::Chess => AnyGame::Chess(Game::from_start(Chess::startpos())),
+            Variant::Plunder => AnyGame::Plunder(Game::from_start(Plunder::startpos())),
+            Variant::Tavreli => AnyGame::Tavreli(Box::new(Game::from_start(Tavreli::startpos()))),
         }
     }
 
@@ -154,12 +173,40 @@ impl AnyGame {
         with_game!(self, g => g.position().turn())
     }
 
+    /// A game of `variant` from a FEN (`None` = start) and a list of moves,
+    /// all or nothing.
+    ///
+    /// # Errors
+    /// The FEN's error, or the first move refused and its place in the list.
+    pub fn from_moves(
+        variant: Variant,
+        fen: Option<&str>,
+        moves: &[&str],
+    ) -> Result<AnyGame, Error> {
+        let mut game = AnyGame::new(variant, fen)?;
+        for (index, m) in moves.iter().enumerate() {
+            game.play(m)
+                .map_err(|error| Error::MoveInList { index, error })?;
+        }
+        Ok(game)
+    }
+
     /// Plays a move string.
     ///
     /// # Errors
     /// Malformed or illegal; the game is unchanged then.
-    pub fn play(&mut self, s: &str) -> Result<(), String> {
+    pub fn play(&mut self, s: &str) -> Result<(), MoveError> {
         with_game!(self, g => g.play(s).map(|_| ()))
+    }
+
+    /// The canonical string of the legal move `s` names here (movegen
+    /// accepts some spellings it never writes, e.g. Tavreli's
+    /// `:<height>`), without playing it.
+    ///
+    /// # Errors
+    /// Malformed or illegal.
+    pub fn canonical_move(&self, s: &str) -> Result<String, MoveError> {
+        with_game!(self, g => g.position().parse_move(s).map(|m| m.to_string()))
     }
 
     /// Takes back one move.

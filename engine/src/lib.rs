@@ -6,6 +6,7 @@
 
 pub mod bench;
 pub mod engine;
+pub mod error;
 pub mod game;
 pub mod limits;
 pub mod search;
@@ -13,5 +14,6 @@ pub mod time;
 pub mod tt;
 
 pub use engine::{Engine, Options};
+pub use error::Error;
 pub use game::{AnyGame, Game};
 pub use limits::{Info, Limits, Score, SearchEvent};

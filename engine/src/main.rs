@@ -92,12 +92,8 @@ fn protocol_loop() {
     shell::spawn_reader(tx.clone());
     let out = Out::stdout();
     // The first non-empty line picks the protocol.
-    let first = loop {
-        match rx.recv() {
-            Ok(Input::Line(l)) if l.trim().is_empty() => {}
-            Ok(Input::Line(l)) => break l,
-            Ok(_) | Err(_) => return,
-        }
+    let Some(first) = next_command(&rx) else {
+        return;
     };
     let searches = Searches::new(tx);
     if first.trim() == "xboard" {
@@ -105,12 +101,8 @@ fn protocol_loop() {
         // debug build); GUIs give up on features after 2 s unless
         // `feature done=0` came, so that line goes out before the engine
         // is built.
-        let second = loop {
-            match rx.recv() {
-                Ok(Input::Line(l)) if l.trim().is_empty() => {}
-                Ok(Input::Line(l)) => break l,
-                Ok(_) | Err(_) => return,
-            }
+        let Some(second) = next_command(&rx) else {
+            return;
         };
         let early = second.split_whitespace().next() == Some("protover");
         if early {
@@ -124,5 +116,21 @@ fn protocol_loop() {
     } else {
         let mut shim = uci::Uci::new(out, searches);
         shell::run(&mut shim, &[first], &rx);
+    }
+}
+
+/// The next non-empty line before a protocol is chosen; `None` at end of
+/// input. An over-long line cannot be answered in a protocol not yet known:
+/// it is reported on stderr and skipped.
+fn next_command(rx: &mpsc::Receiver<Input>) -> Option<String> {
+    loop {
+        match rx.recv() {
+            Ok(Input::Line(l)) if l.trim().is_empty() => {}
+            Ok(Input::Line(l)) => return Some(l),
+            Ok(Input::TooLong(bytes)) => {
+                eprintln!("volkhv: {}", shell::too_long_message(bytes));
+            }
+            Ok(Input::Eof | Input::Search(..)) | Err(_) => return None,
+        }
     }
 }

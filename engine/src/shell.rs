@@ -20,8 +20,8 @@ use std::io::{BufRead, Write};
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
 
-/// Lines longer than this are cut before parsing: no command needs more, and a
-/// runaway line must not make every later token scan slow.
+/// Lines longer than this are rejected whole: no command needs more, and a
+/// line cut short could read as a different valid command (`d4d8:2` → `d4d8`).
 pub const MAX_LINE: usize = 1 << 16;
 
 /// What the main loop receives.
@@ -29,6 +29,8 @@ pub const MAX_LINE: usize = 1 << 16;
 pub enum Input {
     /// A line from stdin, without its line end.
     Line(String),
+    /// A line longer than [`MAX_LINE`] bytes (its length), discarded unread.
+    TooLong(usize),
     /// stdin is closed.
     Eof,
     /// An event from the search with this id.
@@ -103,6 +105,8 @@ pub enum Flow {
 pub trait Shim {
     /// One input line (already trimmed of its line end).
     fn line(&mut self, line: &str) -> Flow;
+    /// A line longer than [`MAX_LINE`] was skipped: say so, change nothing.
+    fn too_long(&mut self, bytes: usize);
     /// One search event.
     fn event(&mut self, id: u64, ev: SearchEvent);
     /// Called after each event: work the event made possible (commands
@@ -116,8 +120,8 @@ pub trait Shim {
 }
 
 /// Starts the stdin reader thread. It only reads and forwards; it never
-/// waits on the search. Bytes that are not UTF-8 are replaced, over-long
-/// lines cut, so every line reaches a shim as text.
+/// waits on the search. Bytes that are not UTF-8 are replaced and over-long
+/// lines are reported as such, so every line reaches a shim as text.
 pub fn spawn_reader(tx: Sender<Input>) {
     let spawned = std::thread::Builder::new()
         .name("stdin".into())
@@ -125,8 +129,13 @@ pub fn spawn_reader(tx: Sender<Input>) {
             let stdin = std::io::stdin();
             let mut lock = stdin.lock();
             let mut buf = Vec::new();
-            while read_line_bounded(&mut lock, &mut buf) {
-                if tx.send(Input::Line(to_line(&buf))).is_err() {
+            loop {
+                let input = match read_line_bounded(&mut lock, &mut buf) {
+                    Read::Line => Input::Line(to_line(&buf)),
+                    Read::TooLong(n) => Input::TooLong(n),
+                    Read::Eof => break,
+                };
+                if tx.send(input).is_err() {
                     return;
                 }
             }
@@ -138,45 +147,80 @@ pub fn spawn_reader(tx: Sender<Input>) {
     }
 }
 
+/// The result of reading one line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Read {
+    /// A line is in the buffer.
+    Line,
+    /// The line had this many bytes (line end excluded), more than
+    /// [`MAX_LINE`]; it was skipped and the buffer holds nothing useful.
+    TooLong(usize),
+    /// End of input (or a read error) with nothing read.
+    Eof,
+}
+
 /// Reads one line into `buf` (cleared first), keeping at most [`MAX_LINE`]
 /// bytes plus the line end and skipping the rest, so an endless line cannot
-/// exhaust memory. `false` at end of input (or a read error) with nothing read.
-pub fn read_line_bounded(r: &mut impl BufRead, buf: &mut Vec<u8>) -> bool {
+/// exhaust memory.
+pub fn read_line_bounded(r: &mut impl BufRead, buf: &mut Vec<u8>) -> Read {
     buf.clear();
     let mut any = false;
+    let mut total = 0usize;
+    // The last two bytes read, to leave the line end out of the length.
+    let mut tail = [0u8; 2];
     loop {
         let chunk = match r.fill_buf() {
             Ok(c) => c,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => return any,
+            Err(_) => break,
         };
         if chunk.is_empty() {
-            return any;
+            break;
         }
         any = true;
         let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
             Some(i) => (&chunk[..=i], true),
             None => (chunk, false),
         };
+        total = total.saturating_add(part.len());
+        for &b in part.iter().rev().take(2).rev() {
+            tail = [tail[1], b];
+        }
         let room = (MAX_LINE + 2).saturating_sub(buf.len());
         buf.extend_from_slice(&part[..part.len().min(room)]);
         let used = part.len();
         r.consume(used);
         if done {
-            return true;
+            break;
         }
+    }
+    if !any {
+        return Read::Eof;
+    }
+    let ending = match tail {
+        [b'\r', b'\n'] => 2,
+        [_, b'\n'] => 1,
+        _ => 0,
+    };
+    if total - ending.min(total) > MAX_LINE {
+        Read::TooLong(total - ending.min(total))
+    } else {
+        Read::Line
     }
 }
 
-/// Raw bytes of one line to text: line end removed, cut at [`MAX_LINE`],
-/// invalid UTF-8 replaced.
+/// Raw bytes of one line to text: line end removed, invalid UTF-8 replaced.
 pub fn to_line(buf: &[u8]) -> String {
     let mut end = buf.len();
     while end > 0 && (buf[end - 1] == b'\n' || buf[end - 1] == b'\r') {
         end -= 1;
     }
-    let bytes = &buf[..end.min(MAX_LINE)];
-    String::from_utf8_lossy(bytes).into_owned()
+    String::from_utf8_lossy(&buf[..end]).into_owned()
+}
+
+/// The error text for an over-long line, the same in both protocols.
+pub fn too_long_message(bytes: usize) -> String {
+    format!("line of {bytes} bytes is longer than {MAX_LINE}; ignored whole")
 }
 
 /// Runs the loop until `quit` or EOF, starting with the lines already read
@@ -195,7 +239,8 @@ pub fn run(shim: &mut dyn Shim, read: &[String], rx: &Receiver<Input>) {
                     return;
                 }
             }
-            Input::Line(_) => {}
+            Input::TooLong(bytes) if !eof => shim.too_long(bytes),
+            Input::Line(_) | Input::TooLong(_) => {}
             Input::Search(id, ev) => {
                 shim.event(id, ev);
                 if shim.flow() == Flow::Quit {
@@ -385,22 +430,31 @@ mod tests {
         assert_eq!(to_line(b"uci\r\n"), "uci");
         assert_eq!(to_line(b"\n"), "");
         assert_eq!(to_line(b"go\xff\xfe"), "go\u{fffd}\u{fffd}");
-        assert_eq!(to_line(&vec![b'a'; MAX_LINE + 10]).len(), MAX_LINE);
     }
 
+    /// An over-long line is reported whole, never cut into another command;
+    /// the lines around it arrive intact, and a line of exactly the limit is
+    /// still a line.
     #[test]
-    fn long_lines_are_bounded() {
-        let mut input = vec![b'a'; 3 * MAX_LINE];
-        input.extend_from_slice(b"\nisready\r\nlast");
+    fn long_lines_are_rejected_whole() {
+        let mut input = b"position startpos moves ".to_vec();
+        input.extend(std::iter::repeat_n(b'a', 3 * MAX_LINE));
+        input.extend_from_slice(b" d4d8:2\r\nisready\r\n");
+        input.extend(std::iter::repeat_n(b'b', MAX_LINE));
+        input.extend_from_slice(b"\nlast");
         let mut r = std::io::BufReader::with_capacity(1000, input.as_slice());
         let mut buf = Vec::new();
-        assert!(read_line_bounded(&mut r, &mut buf));
-        assert_eq!(to_line(&buf).len(), MAX_LINE);
-        assert!(read_line_bounded(&mut r, &mut buf));
+        assert_eq!(
+            read_line_bounded(&mut r, &mut buf),
+            Read::TooLong(24 + 3 * MAX_LINE + 7)
+        );
+        assert_eq!(read_line_bounded(&mut r, &mut buf), Read::Line);
         assert_eq!(to_line(&buf), "isready");
-        assert!(read_line_bounded(&mut r, &mut buf));
+        assert_eq!(read_line_bounded(&mut r, &mut buf), Read::Line);
+        assert_eq!(to_line(&buf).len(), MAX_LINE);
+        assert_eq!(read_line_bounded(&mut r, &mut buf), Read::Line);
         assert_eq!(to_line(&buf), "last");
-        assert!(!read_line_bounded(&mut r, &mut buf));
+        assert_eq!(read_line_bounded(&mut r, &mut buf), Read::Eof);
     }
 
     #[test]

@@ -44,9 +44,12 @@ pub fn budget(limits: &Limits, turn: Color, overhead_ms: u64) -> Option<Budget> 
         Color::Black => (limits.btime?, limits.binc.unwrap_or(0)),
     };
     let available = time.saturating_sub(overhead_ms);
+    // `movestogo 0` (sent by some GUIs) means no moves-to-go, not "this is
+    // the last move before the control".
     let mtg = limits
         .movestogo
-        .map_or(DEFAULT_MOVES_TO_GO, |m| u64::from(m.clamp(1, 50)));
+        .filter(|&m| m > 0)
+        .map_or(DEFAULT_MOVES_TO_GO, |m| u64::from(m.min(50)));
     let even = available / mtg + inc * 3 / 4;
     let soft = even * SOFT_PERCENT / 100;
     let cap = if mtg == 1 {

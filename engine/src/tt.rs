@@ -6,6 +6,7 @@
 //! Slots come in clusters of four (one 64-byte cache line); a key picks its
 //! cluster by multiply-high and may live in any of the four slots.
 
+use bytemuck::Zeroable;
 use movegen::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
@@ -78,13 +79,13 @@ impl Entry {
     }
 }
 
-#[derive(Default)]
+#[derive(Default, Zeroable)]
 struct Slot {
     check: AtomicU64,
     data: AtomicU64,
 }
 
-#[derive(Default)]
+#[derive(Default, Zeroable)]
 #[repr(C, align(64))]
 struct Cluster {
     slots: [Slot; 4],
@@ -99,21 +100,35 @@ pub struct Tt {
 }
 
 impl Tt {
-    /// A table of about `mb` MiB (at least one cluster). If the memory
-    /// cannot be had, the size is halved until it can (an absurd `Hash`
-    /// setting must not abort the engine); see [`Tt::size_mb`].
+    /// A table of about `mb` MiB (at least one cluster). The memory comes
+    /// zeroed from the allocator (fresh pages the OS maps on first use), so a
+    /// big table costs nothing until the search fills it. If it cannot be
+    /// had, the size is halved until it can (an absurd `Hash` setting must
+    /// not abort the engine); see [`Tt::size_mb`].
     #[must_use]
     pub fn new(mb: usize) -> Tt {
         let mut n = (mb.clamp(1, 1 << 30).saturating_mul(1 << 20)) / std::mem::size_of::<Cluster>();
-        let mut clusters: Vec<Cluster> = Vec::new();
-        while n > 1 && clusters.try_reserve_exact(n).is_err() {
-            n /= 2;
-        }
-        clusters.extend((0..n.max(1)).map(|_| Cluster::default()));
+        let clusters = loop {
+            match bytemuck::try_zeroed_slice_box::<Cluster>(n.max(1)) {
+                Ok(c) => break c,
+                Err(()) if n > 1 => n /= 2,
+                Err(()) => break Box::new([Cluster::default()]),
+            }
+        };
         Tt {
-            clusters: clusters.into_boxed_slice(),
+            clusters,
             age: AtomicU8::new(0),
         }
+    }
+
+    /// The machine's physical memory in MiB, where the OS tells it
+    /// (Linux `/proc/meminfo`); a `Hash` above it is refused.
+    #[must_use]
+    pub fn physical_memory_mb() -> Option<usize> {
+        let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+        let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+        let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kib / 1024)
     }
 
     /// The size actually allocated, in MiB (rounded down).

@@ -8,7 +8,7 @@
 //! Extensions (as Stockfish): `go perft N`, `d`, `bench [depth]`.
 
 use crate::shell::{self, Flow, Out, Searches, Shim};
-use engine::{Engine, Info, Limits, Options, Score, SearchEvent};
+use engine::{AnyGame, Engine, Info, Limits, Options, Score, SearchEvent};
 use movegen::Variant;
 use std::collections::VecDeque;
 use vampirc_uci::{Serializable, UciMessage, UciOptionConfig};
@@ -31,6 +31,14 @@ const GO_KEYWORDS: [&str; 13] = [
 ];
 
 /// The UCI front end.
+///
+/// Commands take effect in arrival order. A command that needs the running
+/// search to be over (`go`, `ucinewgame`, `bench`, a new `Hash`, `Clear
+/// Hash`) waits in `pending`, and so does everything after it; a search that
+/// would only end on `stop` (`infinite`, `ponder`) is stopped for it and
+/// still reports its `bestmove` first. Everything else (`position`,
+/// `isready`, `stop`, most options, errors) acts at once: the search works
+/// on its own copy of the game.
 pub struct Uci {
     engine: Engine,
     out: Out,
@@ -43,10 +51,35 @@ pub struct Uci {
     pondering: bool,
     /// A finished search's `bestmove` line held back by the two flags above.
     held: Option<String>,
-    /// Commands that arrived while a search ran, in order; they run once it
-    /// has reported (as Stockfish's `go` waits for the previous search), so
-    /// a script of several `position`/`go` pairs gets every `bestmove`.
-    pending: VecDeque<String>,
+    /// Input waiting for the current search to end, in arrival order.
+    pending: VecDeque<Queued>,
+}
+
+/// Input kept in arrival order behind a command that waits.
+#[derive(Debug)]
+enum Queued {
+    Line(String),
+    TooLong(usize),
+}
+
+/// A `setoption` after parsing and range checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OptionChange {
+    Variant(Variant),
+    Hash(usize),
+    Threads(usize),
+    MultiPv(usize),
+    MoveOverhead(u64),
+    Ponder(bool),
+    ClearHash,
+}
+
+impl OptionChange {
+    /// Only a new table needs the search to be over; other options apply
+    /// from the next `go`.
+    fn needs_idle(self) -> bool {
+        matches!(self, OptionChange::Hash(_) | OptionChange::ClearHash)
+    }
 }
 
 impl Uci {
@@ -64,19 +97,69 @@ impl Uci {
         }
     }
 
-    /// Aborts a running search before a state change (GUIs send `stop`
-    /// first; one that does not gets no `bestmove` for it).
-    fn drop_search(&mut self) {
-        if self.current.take().is_some() {
-            self.engine.abort();
-        }
-        self.held = None;
-        self.infinite = false;
-        self.pondering = false;
-    }
-
     fn error(&self, msg: &str) {
         self.out.line(&format!("info string error {msg}"));
+    }
+
+    /// Whether `line` must wait until no search runs.
+    fn needs_idle(line: &str) -> bool {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        match tokens.split_first() {
+            Some((&("go" | "ucinewgame" | "bench"), _)) => true,
+            Some((&"setoption", rest)) => parse_setoption(rest).is_ok_and(OptionChange::needs_idle),
+            _ => false,
+        }
+    }
+
+    /// A command waits for the search: a search that would run until `stop`
+    /// is stopped now (it still reports); a bounded one finishes by itself.
+    fn make_way(&mut self) {
+        if let Some(line) = self.held.take() {
+            self.current = None;
+            self.infinite = false;
+            self.pondering = false;
+            self.out.line(&line);
+        } else if self.infinite || self.pondering {
+            self.infinite = false;
+            self.pondering = false;
+            self.engine.stop();
+        }
+    }
+
+    /// Runs `line` now, or queues it when it must wait for the search.
+    fn dispatch(&mut self, line: &str) -> Flow {
+        if self.current.is_some() && Uci::needs_idle(line) {
+            self.make_way();
+            if self.current.is_some() {
+                self.pending.push_back(Queued::Line(line.to_string()));
+                return Flow::Continue;
+            }
+        }
+        self.exec(line)
+    }
+
+    /// Runs the queued input that no longer has to wait.
+    fn run_pending(&mut self) -> Flow {
+        while let Some(front) = self.pending.front() {
+            if let Queued::Line(l) = front {
+                if self.current.is_some() && Uci::needs_idle(l) {
+                    self.make_way();
+                    if self.current.is_some() {
+                        break;
+                    }
+                }
+            }
+            match self.pending.pop_front() {
+                Some(Queued::Line(l)) => {
+                    if self.exec(&l) == Flow::Quit {
+                        return Flow::Quit;
+                    }
+                }
+                Some(Queued::TooLong(bytes)) => self.error(&shell::too_long_message(bytes)),
+                None => break,
+            }
+        }
+        Flow::Continue
     }
 
     /// The `uci` handshake. The standard messages are serialised by
@@ -132,74 +215,45 @@ impl Uci {
     }
 
     fn setoption(&mut self, rest: &[&str]) {
-        if rest.first() != Some(&"name") {
-            self.error("setoption: expected \"name\"");
-            return;
-        }
-        let value_at = rest.iter().position(|&t| t == "value");
-        let name_tokens = &rest[1..value_at.unwrap_or(rest.len())];
-        let name = name_tokens.join(" ");
-        let value = value_at.map(|i| rest[i + 1..].join(" "));
-        if name.is_empty() {
-            self.error("setoption: missing option name");
-            return;
-        }
-        if let Err(e) = self.apply_option(&name, value.as_deref()) {
-            self.error(&format!("setoption: {e}"));
+        match parse_setoption(rest) {
+            Ok(change) => self.apply_option(change),
+            Err(e) => self.error(&format!("setoption: {e}")),
         }
     }
 
-    fn apply_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
-        let key = name.to_ascii_lowercase();
-        if key == "clear hash" {
-            self.engine.new_game();
-            return Ok(());
-        }
-        let value = value.ok_or_else(|| format!("option {name} needs a value"))?;
+    fn apply_option(&mut self, change: OptionChange) {
         let mut o = self.engine.options().clone();
-        match key.as_str() {
-            "uci_variant" => {
-                let v = parse_variant(value)?;
-                self.engine.set_variant(v)?;
+        match change {
+            OptionChange::Variant(v) => {
+                self.engine.set_variant(v);
                 self.announce_variant(v);
-                return Ok(());
+                return;
             }
-            "hash" => {
-                o.hash_mb = to_usize(shell::parse_in_range("Hash", value, 1, shell::MAX_HASH_MB)?);
+            OptionChange::ClearHash => {
+                self.engine.new_game();
+                return;
             }
-            "threads" => {
-                o.threads = to_usize(shell::parse_in_range(
-                    "Threads",
-                    value,
-                    1,
-                    shell::MAX_THREADS,
-                )?);
-            }
-            "multipv" => {
-                o.multipv = to_usize(shell::parse_in_range(
-                    "MultiPV",
-                    value,
-                    1,
-                    shell::MAX_MULTIPV,
-                )?);
-            }
-            "move overhead" => {
-                o.move_overhead_ms =
-                    shell::parse_in_range("Move Overhead", value, 0, shell::MAX_OVERHEAD_MS)?;
-            }
-            "ponder" => {
-                o.ponder = match value.to_ascii_lowercase().as_str() {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(format!("Ponder: \"{value}\" is not true or false")),
-                };
-            }
-            _ => return Err(format!("unknown option \"{name}\"")),
+            OptionChange::Hash(mb) => o.hash_mb = mb,
+            OptionChange::Threads(n) => o.threads = n,
+            OptionChange::MultiPv(n) => o.multipv = n,
+            OptionChange::MoveOverhead(ms) => o.move_overhead_ms = ms,
+            OptionChange::Ponder(on) => o.ponder = on,
         }
-        if o != *self.engine.options() {
-            self.engine.set_options(o);
+        if o == *self.engine.options() {
+            return;
         }
-        Ok(())
+        let hash = o.hash_mb;
+        match self.engine.set_options(o) {
+            Ok(()) => {
+                let got = self.engine.hash_allocated_mb();
+                if got != hash {
+                    self.out.line(&format!(
+                        "info string Hash {got} MiB in use: {hash} MiB could not be allocated"
+                    ));
+                }
+            }
+            Err(e) => self.error(&format!("setoption: {e}; unchanged")),
+        }
     }
 
     /// Fairy-Stockfish's announcement, from which GUIs learn a variant's board.
@@ -240,7 +294,7 @@ impl Uci {
         if let Err(e) = self.engine.set_position(fen.as_deref(), moves) {
             self.error(&format!(
                 "position: {}; position unchanged",
-                shell::echo(&e)
+                shell::echo(&e.to_string())
             ));
         }
     }
@@ -248,7 +302,12 @@ impl Uci {
     fn go(&mut self, rest: &[&str]) {
         if let Some(i) = rest.iter().position(|&t| t == "perft") {
             let depth = rest.get(i + 1).copied().unwrap_or("");
-            match shell::parse_in_range("perft depth", depth, 0, 64) {
+            match shell::parse_in_range(
+                "perft depth",
+                depth,
+                0,
+                u64::from(movegen::MAX_PERFT_DEPTH),
+            ) {
                 Ok(d) => {
                     let d = u32::try_from(d).unwrap_or(0);
                     for l in shell::perft_lines(self.engine.game(), d) {
@@ -259,45 +318,9 @@ impl Uci {
             }
             return;
         }
-        let mut limits = Limits::default();
-        let legal = self.engine.game().legal_strings();
-        let mut i = 0;
-        while i < rest.len() {
-            let key = rest[i];
-            i += 1;
-            match key {
-                "infinite" => limits.infinite = true,
-                "ponder" => limits.ponder = true,
-                "searchmoves" => {
-                    while i < rest.len() && !GO_KEYWORDS.contains(&rest[i]) {
-                        let m = rest[i];
-                        if legal.iter().any(|l| l == m) {
-                            limits.searchmoves.push(m.to_string());
-                        } else {
-                            self.error(&format!(
-                                "go searchmoves: \"{}\" is not a legal move here; ignored",
-                                shell::echo(m)
-                            ));
-                        }
-                        i += 1;
-                    }
-                }
-                "wtime" | "btime" | "winc" | "binc" | "movestogo" | "movetime" | "depth"
-                | "nodes" | "mate" => {
-                    let Some(&tok) = rest.get(i) else {
-                        self.error(&format!("go: {key} needs a value; ignored"));
-                        continue;
-                    };
-                    i += 1;
-                    if let Err(e) = set_go_value(&mut limits, key, tok) {
-                        self.error(&format!("go: {e}; ignored"));
-                    }
-                }
-                other => self.error(&format!(
-                    "go: unknown parameter \"{}\"; ignored",
-                    shell::echo(other)
-                )),
-            }
+        let (limits, problems) = parse_go(rest, self.engine.game());
+        for p in problems {
+            self.error(&format!("go: {p}"));
         }
         self.infinite = limits.infinite;
         self.pondering = limits.ponder;
@@ -307,22 +330,20 @@ impl Uci {
         self.engine.go(limits, sink);
     }
 
-    fn stop(&mut self) -> Flow {
+    fn stop(&mut self) {
         self.infinite = false;
         self.pondering = false;
         if let Some(line) = self.held.take() {
             self.current = None;
             self.out.line(&line);
-            return self.run_pending();
         } else if self.current.is_some() {
             self.engine.stop();
         }
-        Flow::Continue
     }
 
-    fn ponderhit(&mut self) -> Flow {
+    fn ponderhit(&mut self) {
         if !self.pondering {
-            return Flow::Continue;
+            return;
         }
         self.pondering = false;
         self.engine.ponderhit();
@@ -330,10 +351,8 @@ impl Uci {
             if let Some(line) = self.held.take() {
                 self.current = None;
                 self.out.line(&line);
-                return self.run_pending();
             }
         }
-        Flow::Continue
     }
 
     fn display(&self) {
@@ -362,23 +381,8 @@ impl Uci {
             Err(e) => self.error(&e),
         }
     }
-}
 
-impl Uci {
-    /// Runs the commands that waited for the last search, until one starts
-    /// a new search.
-    fn run_pending(&mut self) -> Flow {
-        while self.current.is_none() {
-            let Some(l) = self.pending.pop_front() else {
-                break;
-            };
-            if self.exec(&l) == Flow::Quit {
-                return Flow::Quit;
-            }
-        }
-        Flow::Continue
-    }
-
+    /// Carries out one command; the callers have made sure it may run now.
     fn exec(&mut self, line: &str) -> Flow {
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let Some((&cmd, rest)) = tokens.split_first() else {
@@ -387,21 +391,12 @@ impl Uci {
         match cmd {
             "uci" => self.identify(),
             "isready" => self.out.line(&UciMessage::ReadyOk.serialize()),
-            "ucinewgame" => {
-                self.drop_search();
-                self.engine.new_game();
-            }
-            "setoption" => {
-                self.drop_search();
-                self.setoption(rest);
-            }
-            "position" => {
-                self.drop_search();
-                self.position(rest);
-            }
+            "ucinewgame" => self.engine.new_game(),
+            "setoption" => self.setoption(rest),
+            "position" => self.position(rest),
             "go" => self.go(rest),
-            "stop" => return self.stop(),
-            "ponderhit" => return self.ponderhit(),
+            "stop" => self.stop(),
+            "ponderhit" => self.ponderhit(),
             "quit" => {
                 self.engine.abort();
                 return Flow::Quit;
@@ -418,13 +413,22 @@ impl Uci {
 
 impl Shim for Uci {
     fn line(&mut self, line: &str) -> Flow {
-        let cmd = line.split_whitespace().next().unwrap_or("");
-        let immediate = matches!(cmd, "" | "isready" | "stop" | "ponderhit" | "quit");
-        if immediate || (self.current.is_none() && self.pending.is_empty()) {
-            return self.exec(line);
+        if line.split_whitespace().next() == Some("quit") {
+            return self.exec("quit");
         }
-        self.pending.push_back(line.to_string());
-        Flow::Continue
+        if !self.pending.is_empty() {
+            self.pending.push_back(Queued::Line(line.to_string()));
+            return Flow::Continue;
+        }
+        self.dispatch(line)
+    }
+
+    fn too_long(&mut self, bytes: usize) {
+        if self.pending.is_empty() {
+            self.error(&shell::too_long_message(bytes));
+        } else {
+            self.pending.push_back(Queued::TooLong(bytes));
+        }
     }
 
     fn event(&mut self, id: u64, ev: SearchEvent) {
@@ -453,11 +457,51 @@ impl Shim for Uci {
     fn eof(&mut self) -> bool {
         // Like `stop`: an open-ended search ends and reports; a bounded one
         // is allowed to finish so `echo "go depth 8" | volkhv` prints its move.
-        if (self.infinite || self.pondering || self.held.is_some()) && self.stop() == Flow::Quit {
-            return true;
+        if self.infinite || self.pondering || self.held.is_some() {
+            self.stop();
         }
         self.current.is_none() && self.pending.is_empty()
     }
+}
+
+/// Parses `setoption name N [value V]` with every range check, so a bad
+/// option is refused before anything (a running search included) is touched.
+fn parse_setoption(rest: &[&str]) -> Result<OptionChange, String> {
+    if rest.first() != Some(&"name") {
+        return Err("expected \"name\"".to_string());
+    }
+    let value_at = rest.iter().position(|&t| t == "value");
+    let name = rest[1..value_at.unwrap_or(rest.len())].join(" ");
+    let value = value_at.map(|i| rest[i + 1..].join(" "));
+    if name.is_empty() {
+        return Err("missing option name".to_string());
+    }
+    let key = name.to_ascii_lowercase();
+    if key == "clear hash" {
+        return Ok(OptionChange::ClearHash);
+    }
+    let value = value.ok_or_else(|| format!("option {} needs a value", shell::echo(&name)))?;
+    let spin = |label: &str, min: u64, max: u64| shell::parse_in_range(label, &value, min, max);
+    Ok(match key.as_str() {
+        "uci_variant" => OptionChange::Variant(parse_variant(&value)?),
+        "hash" => OptionChange::Hash(to_usize(spin("Hash", 1, shell::MAX_HASH_MB)?)),
+        "threads" => OptionChange::Threads(to_usize(spin("Threads", 1, shell::MAX_THREADS)?)),
+        "multipv" => OptionChange::MultiPv(to_usize(spin("MultiPV", 1, shell::MAX_MULTIPV)?)),
+        "move overhead" => {
+            OptionChange::MoveOverhead(spin("Move Overhead", 0, shell::MAX_OVERHEAD_MS)?)
+        }
+        "ponder" => OptionChange::Ponder(match value.to_ascii_lowercase().as_str() {
+            "true" => true,
+            "false" => false,
+            _ => {
+                return Err(format!(
+                    "Ponder: \"{}\" is not true or false",
+                    shell::echo(&value)
+                ))
+            }
+        }),
+        _ => return Err(format!("unknown option \"{}\"", shell::echo(&name))),
+    })
 }
 
 fn parse_variant(value: &str) -> Result<Variant, String> {
@@ -474,29 +518,107 @@ fn to_usize(v: u64) -> usize {
     usize::try_from(v).unwrap_or(usize::MAX)
 }
 
-/// Stores one numeric `go` parameter. Clock values may arrive negative from
-/// GUIs whose flag has fallen; they count as zero.
-fn set_go_value(l: &mut Limits, key: &str, tok: &str) -> Result<(), String> {
-    let bad = || format!("bad value for {key}: \"{}\"", shell::echo(tok));
-    let ms = || -> Result<u64, String> {
-        tok.parse::<i64>()
-            .map(|v| u64::try_from(v).unwrap_or(0))
-            .map_err(|_| bad())
-    };
-    let small = || -> Result<u32, String> { tok.parse::<u32>().map_err(|_| bad()) };
-    match key {
-        "wtime" => l.wtime = Some(ms()?),
-        "btime" => l.btime = Some(ms()?),
-        "winc" => l.winc = Some(ms()?),
-        "binc" => l.binc = Some(ms()?),
-        "movetime" => l.movetime = Some(ms()?),
-        "nodes" => l.nodes = Some(tok.parse::<u64>().map_err(|_| bad())?),
-        "movestogo" => l.movestogo = Some(small()?),
-        "depth" => l.depth = Some(small()?),
-        "mate" => l.mate = Some(small()?),
-        _ => return Err(bad()),
+/// Parses the parameters of `go` into limits. Every problem is reported,
+/// and a bad value is replaced by the nearest valid one, so a bounded `go`
+/// stays bounded (`depth -1` searches depth 1, never without limit).
+fn parse_go(rest: &[&str], game: &AnyGame) -> (Limits, Vec<String>) {
+    let mut limits = Limits::default();
+    let mut problems = Vec::new();
+    let mut i = 0;
+    while i < rest.len() {
+        let key = rest[i];
+        i += 1;
+        match key {
+            "infinite" => limits.infinite = true,
+            "ponder" => limits.ponder = true,
+            "searchmoves" => {
+                while i < rest.len() && !GO_KEYWORDS.contains(&rest[i]) {
+                    match game.canonical_move(rest[i]) {
+                        Ok(m) => limits.searchmoves.push(m),
+                        Err(e) => problems.push(format!("searchmoves: {e}; ignored")),
+                    }
+                    i += 1;
+                }
+            }
+            "wtime" | "btime" | "winc" | "binc" | "movestogo" | "movetime" | "depth" | "nodes"
+            | "mate" => {
+                let tok = rest.get(i).copied().filter(|t| !GO_KEYWORDS.contains(t));
+                if tok.is_some() {
+                    i += 1;
+                }
+                if let Some(problem) = set_go_value(&mut limits, key, tok) {
+                    problems.push(problem);
+                }
+            }
+            other => problems.push(format!(
+                "unknown parameter \"{}\"; ignored",
+                shell::echo(other)
+            )),
+        }
     }
-    Ok(())
+    (limits, problems)
+}
+
+/// The range of one numeric `go` parameter: values outside it (or not
+/// numbers) are reported and replaced by the nearest end.
+fn go_range(key: &str) -> (i64, i64) {
+    match key {
+        "depth" => (1, i64::from(engine::search::MAX_DEPTH)),
+        "mate" => (1, i64::from(engine::search::MAX_DEPTH) / 2),
+        "nodes" => (1, i64::MAX),
+        "movestogo" => (1, i64::from(u32::MAX)),
+        _ => (0, i64::MAX),
+    }
+}
+
+/// Stores one numeric `go` parameter (`None` = the value is missing);
+/// returns the problem to report, if any. Clock values may arrive negative
+/// from GUIs whose flag has fallen: they count as zero without a word, and
+/// `movestogo 0` means no moves-to-go, as some GUIs send it.
+fn set_go_value(l: &mut Limits, key: &str, tok: Option<&str>) -> Option<String> {
+    let (min, max) = go_range(key);
+    let clock = matches!(key, "wtime" | "btime" | "winc" | "binc");
+    let (value, problem) = match tok.map(|t| (t, t.parse::<i128>())) {
+        Some((_, Ok(v))) if (i128::from(min)..=i128::from(max)).contains(&v) => (v, None),
+        Some((_, Ok(v))) if clock && v < 0 => (0, None),
+        Some((_, Ok(0))) if key == "movestogo" => {
+            l.movestogo = None;
+            return None;
+        }
+        Some((t, Ok(v))) => {
+            let near = v.clamp(i128::from(min), i128::from(max));
+            let msg = format!(
+                "{key} {} is out of range {min}..{max}; using {near}",
+                shell::echo(t)
+            );
+            (near, Some(msg))
+        }
+        Some((t, Err(_))) => (
+            i128::from(min),
+            Some(format!(
+                "bad value for {key}: \"{}\"; using {min}",
+                shell::echo(t)
+            )),
+        ),
+        None => (
+            i128::from(min),
+            Some(format!("{key} needs a value; using {min}")),
+        ),
+    };
+    let as_u64 = u64::try_from(value).unwrap_or(0);
+    let as_u32 = u32::try_from(value).unwrap_or(u32::MAX);
+    match key {
+        "wtime" => l.wtime = Some(as_u64),
+        "btime" => l.btime = Some(as_u64),
+        "winc" => l.winc = Some(as_u64),
+        "binc" => l.binc = Some(as_u64),
+        "movetime" => l.movetime = Some(as_u64),
+        "nodes" => l.nodes = Some(as_u64),
+        "movestogo" => l.movestogo = Some(as_u32),
+        "depth" => l.depth = Some(as_u32),
+        _ => l.mate = Some(as_u32),
+    }
+    problem
 }
 
 /// `info depth … pv …` for one iteration.
@@ -594,12 +716,14 @@ mod tests {
         let out = Out::new(Box::new(std::io::sink()));
         let mut uci = Uci::new(out, Searches::new(tx));
         for line in shell::fuzz_lines(0x5eed, 3000, &words) {
-            let _ = uci.exec(&line);
+            let _ = uci.line(&line);
         }
-        uci.drop_search();
+        // The searches' events went nowhere: forget them.
+        uci.engine.abort();
+        uci.current = None;
         uci.pending.clear();
-        let _ = uci.exec("setoption name UCI_Variant value chess");
-        let _ = uci.exec("position startpos moves e2e4");
+        let _ = uci.line("setoption name UCI_Variant value chess");
+        let _ = uci.line("position startpos moves e2e4");
         assert_eq!(
             uci.engine.game().fen(),
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
@@ -619,13 +743,65 @@ mod tests {
     #[test]
     fn go_values() {
         let mut l = Limits::default();
-        set_go_value(&mut l, "wtime", "-50").unwrap();
-        set_go_value(&mut l, "movestogo", "12").unwrap();
+        assert_eq!(set_go_value(&mut l, "wtime", Some("-50")), None);
+        assert_eq!(set_go_value(&mut l, "movestogo", Some("12")), None);
         assert_eq!((l.wtime, l.movestogo), (Some(0), Some(12)));
+        assert_eq!(set_go_value(&mut l, "movestogo", Some("0")), None);
+        assert_eq!(l.movestogo, None);
         assert_eq!(
-            set_go_value(&mut l, "depth", "x"),
-            Err("bad value for depth: \"x\"".to_string())
+            set_go_value(&mut l, "depth", Some("x")).as_deref(),
+            Some("bad value for depth: \"x\"; using 1")
         );
-        assert_eq!(l.depth, None);
+        assert_eq!(l.depth, Some(1));
+        assert_eq!(
+            set_go_value(&mut l, "depth", Some("-1")).as_deref(),
+            Some("depth -1 is out of range 1..100; using 1")
+        );
+        assert_eq!(
+            set_go_value(&mut l, "depth", Some("1000")).as_deref(),
+            Some("depth 1000 is out of range 1..100; using 100")
+        );
+        assert_eq!(l.depth, Some(100));
+        assert!(set_go_value(&mut l, "nodes", Some("-1")).is_some());
+        assert_eq!(l.nodes, Some(1));
+        assert!(set_go_value(&mut l, "mate", Some("-1")).is_some());
+        assert_eq!(l.mate, Some(1));
+        assert_eq!(
+            set_go_value(&mut l, "movetime", None).as_deref(),
+            Some("movetime needs a value; using 0")
+        );
+        assert!(set_go_value(&mut l, "nodes", Some("99999999999999999999")).is_some());
+        assert_eq!(l.nodes, Some(u64::try_from(i64::MAX).unwrap()));
+    }
+
+    #[test]
+    fn searchmoves_take_every_spelling_position_takes() {
+        let game = AnyGame::new(Variant::Tavreli, None).unwrap();
+        let (l, problems) = parse_go(
+            &["searchmoves", "g1f3:1", "e2e4", "zz", "depth", "2"],
+            &game,
+        );
+        assert_eq!(l.searchmoves, ["g1f3", "e2e4"]);
+        assert_eq!(l.depth, Some(2));
+        assert_eq!(problems.len(), 1, "{problems:?}");
+    }
+
+    #[test]
+    fn options_are_checked_before_anything_changes() {
+        assert_eq!(
+            parse_setoption(&["name", "Hash", "value", "0"]),
+            Err("Hash: 0 is out of range 1..65536".to_string())
+        );
+        assert_eq!(
+            parse_setoption(&["name", "Hash", "value", "64"]),
+            Ok(OptionChange::Hash(64))
+        );
+        assert!(OptionChange::Hash(64).needs_idle());
+        assert!(!OptionChange::MultiPv(2).needs_idle());
+        assert_eq!(
+            parse_setoption(&["name", "Clear", "Hash"]),
+            Ok(OptionChange::ClearHash)
+        );
+        assert!(parse_setoption(&["name", "Nope", "value", "1"]).is_err());
     }
 }

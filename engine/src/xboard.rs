@@ -8,8 +8,9 @@
 //! move it rejects is answered `Illegal move: X`, leaving the game unchanged.
 
 use crate::shell::{self, Flow, Out, Searches, Shim};
-use engine::{Engine, Info, Limits, Score, SearchEvent};
-use movegen::{Color, Outcome, Square, Variant};
+use engine::{AnyGame, Engine, Info, Limits, Score, SearchEvent};
+use movegen::{Color, MoveError, Outcome, Square, Variant};
+use std::collections::VecDeque;
 
 /// XBoard's piece order is `P N B R Q`, sixteen fairy slots, then the king.
 /// The helgi takes the `H` slot (the 13th), which keeps its letter.
@@ -124,6 +125,11 @@ pub struct XBoard {
     /// `feature done=0` already went out (main sends it before the engine
     /// is built); the next feature list starts without it.
     done0_sent: bool,
+    /// We owe the GUI a move and input must wait for it (after `?`, or a
+    /// `ping` on our move).
+    hold_input: bool,
+    /// Input that arrived while `hold_input`, in order.
+    pending: VecDeque<Queued>,
 }
 
 impl XBoard {
@@ -144,6 +150,8 @@ impl XBoard {
             game_over: false,
             clock: Clock::default(),
             done0_sent: false,
+            hold_input: false,
+            pending: VecDeque::new(),
         }
     }
 
@@ -170,7 +178,7 @@ impl XBoard {
         let lines = [
             format!(
                 "feature ping=1 setboard=1 usermove=1 playother=1 san=0 time=1 draw=0 \
-                 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 memory=1 smp=1 name=1 \
+                 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 memory=1 smp=1 name=1 highlight=1 \
                  myname=\"{}\" variants=\"{}\"",
                 shell::NAME,
                 variants.join(",")
@@ -200,9 +208,29 @@ impl XBoard {
             self.engine.abort();
         }
         if self.guess.take().is_some() {
-            self.engine.undo();
+            // The guess was played by us a moment ago.
+            let _ = self.engine.undo();
         }
         self.ponder_result = None;
+        self.hold_input = false;
+    }
+
+    /// What the interrupted search was for, so a valid command that had to
+    /// halt it can resume it.
+    fn halt_for_change(&mut self) -> Option<Purpose> {
+        let was = self.current.map(|(_, p)| p);
+        self.halt();
+        was
+    }
+
+    /// After a state change: analysis restarts on the new state, our own
+    /// think starts again if it is still our move.
+    fn resume(&mut self, was: Option<Purpose>) {
+        if self.analyzing {
+            self.start_analysis();
+        } else if was == Some(Purpose::Think) {
+            self.maybe_think();
+        }
     }
 
     fn announce(&mut self, o: Outcome) {
@@ -266,57 +294,60 @@ impl XBoard {
         }
         if self.ponder_on {
             if let Some(p) = ponder {
-                if self.engine.play(&p).is_ok() {
-                    if self.engine.status().is_some() {
-                        self.engine.undo();
-                        return;
-                    }
-                    self.guess = Some(p);
-                    let mut limits = self
-                        .clock
-                        .limits(self.engine_color, self.engine.game().ply_count());
-                    limits.ponder = true;
-                    self.start(Purpose::Ponder, limits);
-                }
+                self.start_pondering(p);
             }
         }
     }
 
+    /// Plays the expected reply on our board and searches on the opponent's
+    /// time (the clock applies once the reply really comes).
+    fn start_pondering(&mut self, guess: String) {
+        if self.engine.play(&guess).is_err() {
+            return;
+        }
+        if self.engine.status().is_some() {
+            let _ = self.engine.undo();
+            return;
+        }
+        self.guess = Some(guess);
+        let mut limits = self
+            .clock
+            .limits(self.engine_color, self.engine.game().ply_count());
+        limits.ponder = true;
+        self.start(Purpose::Ponder, limits);
+    }
+
+    /// Whether `mv` is legal in the position the GUI sees (before our
+    /// ponder guess, if one is on the board).
+    fn check_move(&self, mv: &str) -> Result<(), MoveError> {
+        if self.guess.is_some() {
+            let mut before = self.engine.game().clone();
+            before.undo();
+            before.canonical_move(mv).map(|_| ())
+        } else {
+            self.engine.game().canonical_move(mv).map(|_| ())
+        }
+    }
+
     fn usermove(&mut self, mv: &str) {
-        if let Some(guess) = self.guess.clone() {
-            if guess == mv {
-                // Ponder hit: the guessed move is already on the board.
-                self.guess = None;
-                match self.ponder_result.take() {
-                    Some(best) => {
-                        self.current = None;
-                        self.play_best(best, None);
-                    }
-                    None => {
-                        if let Some((id, _)) = self.current {
-                            self.current = Some((id, Purpose::Think));
-                            self.engine.ponderhit();
-                        } else {
-                            self.maybe_think();
-                        }
-                    }
-                }
-                return;
-            }
+        if self.guess.as_deref() == Some(mv) {
+            self.ponder_hit();
+            return;
+        }
+        // An illegal move changes nothing: a running analysis or ponder
+        // search goes on.
+        if let Err(e) = self.check_move(mv) {
+            let what = match e {
+                MoveError::Syntax(_) => "Illegal move (malformed)",
+                MoveError::Illegal(_) => "Illegal move",
+            };
+            self.out.line(&format!("{what}: {}", shell::echo(mv)));
+            return;
         }
         self.halt();
-        if let Err(e) = self.engine.play(mv) {
-            if e.starts_with("malformed") {
-                self.out
-                    .line(&format!("Illegal move (malformed): {}", shell::echo(mv)));
-            } else {
-                self.out.line(&format!("Illegal move: {}", shell::echo(mv)));
-            }
-            // The failed play aborted nothing we still needed, but analysis
-            // must go on from the unchanged position.
-            if self.analyzing {
-                self.start_analysis();
-            }
+        if self.engine.play(mv).is_err() {
+            // Checked above; the game is as the GUI sees it.
+            self.out.line(&format!("Illegal move: {}", shell::echo(mv)));
             return;
         }
         if self.analyzing {
@@ -332,6 +363,26 @@ impl XBoard {
         self.maybe_think();
     }
 
+    /// The opponent played the move we pondered on: it is already on the
+    /// board; the ponder search becomes our think.
+    fn ponder_hit(&mut self) {
+        self.guess = None;
+        match self.ponder_result.take() {
+            Some(best) => {
+                self.current = None;
+                self.play_best(best, None);
+            }
+            None => {
+                if let Some((id, _)) = self.current {
+                    self.current = Some((id, Purpose::Think));
+                    self.engine.ponderhit();
+                } else {
+                    self.maybe_think();
+                }
+            }
+        }
+    }
+
     fn variant(&mut self, cmd: &str, name: Option<&str>) {
         let chosen = name
             .and_then(Variant::from_name)
@@ -341,14 +392,9 @@ impl XBoard {
             return;
         };
         self.halt();
-        if self.engine.set_variant(v).is_err() {
-            self.error("unsupported variant", cmd);
-            return;
-        }
+        self.engine.set_variant(v);
         self.game_over = false;
-        let Some(fen) = shell::start_fen(v) else {
-            return;
-        };
+        let fen = self.engine.game().fen();
         match v {
             Variant::Chess => {}
             Variant::Plunder => {
@@ -397,9 +443,10 @@ impl XBoard {
         let mut o = self.engine.options().clone();
         let result = match (name.to_ascii_lowercase().as_str(), value) {
             ("clear hash", _) => {
-                self.halt();
+                let was = self.halt_for_change();
                 self.engine.new_game();
-                Ok(())
+                self.resume(was);
+                return;
             }
             ("multipv", Some(v)) => shell::parse_in_range("MultiPV", v, 1, shell::MAX_MULTIPV)
                 .map(|n| o.multipv = usize::try_from(n).unwrap_or(1)),
@@ -410,25 +457,37 @@ impl XBoard {
             _ => Err(String::new()),
         };
         match result {
-            Ok(()) => self.set_options(o),
+            Ok(()) => self.set_options(cmd, o),
             Err(_) => self.error("bad option", cmd),
         }
     }
 
-    /// Applies options; the engine aborts a search to do so, so analysis is
-    /// restarted and a game search begun again.
-    fn set_options(&mut self, o: engine::Options) {
+    /// Applies valid options. Only a new hash table needs the search to end
+    /// (analysis then restarts, our think begins again); the others apply
+    /// from the next search.
+    fn set_options(&mut self, cmd: &str, o: engine::Options) {
         if o == *self.engine.options() {
             return;
         }
-        let was = self.current.map(|(_, p)| p);
-        self.halt();
-        self.engine.set_options(o);
-        match was {
-            Some(Purpose::Analyze) => self.start_analysis(),
-            Some(Purpose::Think) => self.maybe_think(),
-            _ => {}
+        let hash = o.hash_mb;
+        let new_table = hash != self.engine.options().hash_mb;
+        let was = if new_table {
+            self.halt_for_change()
+        } else {
+            None
+        };
+        match self.engine.set_options(o) {
+            Ok(()) => {
+                let got = self.engine.hash_allocated_mb();
+                if got != hash {
+                    self.out.line(&format!(
+                        "# Hash {got} MiB in use: {hash} MiB could not be allocated"
+                    ));
+                }
+            }
+            Err(e) => self.error(&e.to_string(), cmd),
         }
+        self.resume(was);
     }
 
     fn display(&self) {
@@ -451,11 +510,171 @@ impl XBoard {
             i.pv.join(" ")
         ));
     }
-}
 
-impl Shim for XBoard {
-    #[allow(clippy::too_many_lines)]
-    fn line(&mut self, line: &str) -> Flow {
+    fn new_game(&mut self) {
+        self.halt();
+        self.analyzing = false;
+        // `new` always means standard chess; `variant` may follow.
+        self.engine.set_variant(Variant::Chess);
+        self.engine.new_game();
+        self.force = false;
+        self.engine_color = Color::Black;
+        self.game_over = false;
+        self.clock.depth = None;
+    }
+
+    fn go(&mut self) {
+        self.halt();
+        self.force = false;
+        self.engine_color = self.engine.game().turn();
+        if let Some(o) = self.engine.status() {
+            self.announce(o);
+        } else {
+            self.maybe_think();
+        }
+    }
+
+    /// `?`: move now. Input after it waits for the move, so a `ping` that
+    /// follows is answered after the `move` line (CECP's rule).
+    fn move_now(&mut self) {
+        if let Some((_, Purpose::Think)) = self.current {
+            self.hold_input = true;
+            self.engine.stop();
+        }
+    }
+
+    fn setboard(&mut self, cmd: &str, fen: &str) {
+        if fen.is_empty() {
+            self.error("bad FEN", cmd);
+            return;
+        }
+        // Checked before anything stops: a bad FEN leaves analysis running.
+        if let Err(e) = AnyGame::new(self.engine.variant(), Some(fen)) {
+            self.out
+                .line(&format!("Error (bad FEN): {}", shell::echo(&e.to_string())));
+            return;
+        }
+        // A think is not resumed: after a new board XBoard sends `go`.
+        self.halt();
+        if self.engine.set_position(Some(fen), &[]).is_ok() {
+            self.game_over = false;
+        }
+        if self.analyzing {
+            self.start_analysis();
+        }
+    }
+
+    fn take_back(&mut self, cmd: &str, plies: usize) {
+        let played = self.engine.game().ply_count() - usize::from(self.guess.is_some());
+        if played < plies {
+            self.error("no move to undo", cmd);
+            return;
+        }
+        self.halt();
+        for _ in 0..plies {
+            let _ = self.engine.undo();
+        }
+        self.game_over = false;
+        if self.analyzing {
+            self.start_analysis();
+        }
+    }
+
+    fn time(&mut self, cmd: &str, args: &[&str], ours: bool) {
+        let Some(cs) = (match args {
+            [t] => t.parse::<i64>().ok(),
+            _ => None,
+        }) else {
+            self.error("bad time", cmd);
+            return;
+        };
+        let ms = u64::try_from(cs).unwrap_or(0).saturating_mul(10);
+        if ours {
+            self.clock.ours_ms = Some(ms);
+        } else {
+            self.clock.theirs_ms = Some(ms);
+        }
+    }
+
+    fn st(&mut self, cmd: &str, args: &[&str]) {
+        match args {
+            [s] if parse_seconds(s).is_some_and(|ms| ms > 0) => {
+                self.clock.per_move_ms = parse_seconds(s);
+            }
+            _ => self.error("bad st", cmd),
+        }
+    }
+
+    fn sd(&mut self, cmd: &str, args: &[&str]) {
+        match args {
+            [d] if d.parse::<u32>().is_ok_and(|d| d > 0) => {
+                self.clock.depth = d.parse().ok();
+            }
+            _ => self.error("bad sd", cmd),
+        }
+    }
+
+    fn nps(&mut self, cmd: &str, args: &[&str]) {
+        match args {
+            // `nps 0` switches node-based timing off.
+            [n] if n.parse::<u64>().is_ok() => self.clock.nps = n.parse().ok().filter(|&n| n > 0),
+            _ => self.error("bad nps", cmd),
+        }
+    }
+
+    fn memory(&mut self, cmd: &str, args: &[&str]) {
+        match args {
+            [m] => match shell::parse_in_range("memory", m, 1, shell::MAX_HASH_MB) {
+                Ok(mb) => {
+                    let mut o = self.engine.options().clone();
+                    o.hash_mb = usize::try_from(mb).unwrap_or(1);
+                    self.set_options(cmd, o);
+                }
+                Err(_) => self.error("bad memory", cmd),
+            },
+            _ => self.error("bad memory", cmd),
+        }
+    }
+
+    fn cores(&mut self, cmd: &str, args: &[&str]) {
+        match args {
+            [c] => match shell::parse_in_range("cores", c, 1, shell::MAX_THREADS) {
+                Ok(n) => {
+                    let mut o = self.engine.options().clone();
+                    o.threads = usize::try_from(n).unwrap_or(1);
+                    self.set_options(cmd, o);
+                }
+                Err(_) => self.error("bad cores", cmd),
+            },
+            _ => self.error("bad cores", cmd),
+        }
+    }
+
+    /// `lift SQ` (with `feature highlight=1`): mark where the piece on SQ
+    /// can go, so XBoard lets a Tavreli player drop onto own towers.
+    fn lift(&mut self, cmd: &str, args: &[&str]) {
+        let Some(from) = args.first().and_then(|s| Square::parse(s)) else {
+            self.error("bad square", cmd);
+            return;
+        };
+        let game = if self.guess.is_some() {
+            let mut before = self.engine.game().clone();
+            before.undo();
+            before
+        } else {
+            self.engine.game().clone()
+        };
+        let targets: Vec<Square> = game
+            .legal_strings()
+            .iter()
+            .filter(|m| Square::parse(&m[..2]) == Some(from))
+            .filter_map(|m| Square::parse(&m[2..4]))
+            .collect();
+        self.out.line(&format!("highlight {}", color_fen(&targets)));
+    }
+
+    /// One command (the callers keep the arrival order).
+    fn exec(&mut self, line: &str) -> Flow {
         let trimmed = line.trim();
         let mut split = trimmed.splitn(2, char::is_whitespace);
         let Some(cmd) = split.next().filter(|c| !c.is_empty()) else {
@@ -465,35 +684,16 @@ impl Shim for XBoard {
         let args: Vec<&str> = rest.split_whitespace().collect();
         match cmd {
             "xboard" | "accepted" | "rejected" | "name" | "rating" | "computer" | "random"
-            | "ics" | "bk" | "hint" | "draw" | "." => {}
+            | "ics" | "bk" | "hint" | "draw" | "." | "put" | "hover" => {}
             "protover" => self.features(),
             "ping" => self.out.line(&format!("pong {rest}")),
-            "new" => {
-                self.halt();
-                self.analyzing = false;
-                // `new` always means standard chess; `variant` may follow.
-                let _ = self.engine.set_variant(Variant::Chess);
-                self.engine.new_game();
-                self.force = false;
-                self.engine_color = Color::Black;
-                self.game_over = false;
-                self.clock.depth = None;
-            }
+            "new" => self.new_game(),
             "variant" => self.variant(trimmed, args.first().copied()),
             "force" => {
                 self.halt();
                 self.force = true;
             }
-            "go" => {
-                self.halt();
-                self.force = false;
-                self.engine_color = self.engine.game().turn();
-                if let Some(o) = self.engine.status() {
-                    self.announce(o);
-                } else {
-                    self.maybe_think();
-                }
-            }
+            "go" => self.go(),
             "playother" => {
                 self.halt();
                 self.force = false;
@@ -503,76 +703,16 @@ impl Shim for XBoard {
                 [mv] => self.usermove(mv),
                 _ => self.error("usermove needs one move", trimmed),
             },
-            "?" => {
-                if let Some((_, Purpose::Think)) = self.current {
-                    self.engine.stop();
-                }
-            }
+            "?" => self.move_now(),
             "level" => self.level(trimmed, &args),
-            "st" => match args.as_slice() {
-                [s] if parse_seconds(s).is_some_and(|ms| ms > 0) => {
-                    self.clock.per_move_ms = parse_seconds(s);
-                }
-                _ => self.error("bad st", trimmed),
-            },
-            "sd" => match args.as_slice() {
-                [d] if d.parse::<u32>().is_ok_and(|d| d > 0) => {
-                    self.clock.depth = d.parse().ok();
-                }
-                _ => self.error("bad sd", trimmed),
-            },
-            "nps" => match args.as_slice() {
-                [n] if n.parse::<u64>().is_ok() => {
-                    // `nps 0` switches node-based timing off.
-                    self.clock.nps = n.parse().ok().filter(|&n| n > 0);
-                }
-                _ => self.error("bad nps", trimmed),
-            },
-            "time" | "otim" => match args.as_slice() {
-                [t] if t.parse::<i64>().is_ok() => {
-                    let cs = t.parse::<i64>().unwrap_or(0);
-                    let ms = u64::try_from(cs).unwrap_or(0).saturating_mul(10);
-                    if cmd == "time" {
-                        self.clock.ours_ms = Some(ms);
-                    } else {
-                        self.clock.theirs_ms = Some(ms);
-                    }
-                }
-                _ => self.error("bad time", trimmed),
-            },
-            "setboard" => {
-                if rest.is_empty() {
-                    self.error("bad FEN", trimmed);
-                    return Flow::Continue;
-                }
-                self.halt();
-                match self.engine.set_position(Some(rest), &[]) {
-                    Ok(()) => {
-                        self.game_over = false;
-                        if self.analyzing {
-                            self.start_analysis();
-                        }
-                    }
-                    Err(e) => self
-                        .out
-                        .line(&format!("Error (bad FEN): {}", shell::echo(&e))),
-                }
-            }
-            "undo" | "remove" => {
-                let plies = if cmd == "undo" { 1 } else { 2 };
-                self.halt();
-                if self.engine.game().ply_count() < plies {
-                    self.error("no move to undo", trimmed);
-                } else {
-                    for _ in 0..plies {
-                        self.engine.undo();
-                    }
-                    self.game_over = false;
-                }
-                if self.analyzing {
-                    self.start_analysis();
-                }
-            }
+            "st" => self.st(trimmed, &args),
+            "sd" => self.sd(trimmed, &args),
+            "nps" => self.nps(trimmed, &args),
+            "time" => self.time(trimmed, &args, true),
+            "otim" => self.time(trimmed, &args, false),
+            "setboard" => self.setboard(trimmed, rest),
+            "undo" => self.take_back(trimmed, 1),
+            "remove" => self.take_back(trimmed, 2),
             "result" => {
                 self.halt();
                 self.game_over = true;
@@ -596,29 +736,10 @@ impl Shim for XBoard {
                     self.halt();
                 }
             }
-            "memory" => match args.as_slice() {
-                [m] => match shell::parse_in_range("memory", m, 1, shell::MAX_HASH_MB) {
-                    Ok(mb) => {
-                        let mut o = self.engine.options().clone();
-                        o.hash_mb = usize::try_from(mb).unwrap_or(1);
-                        self.set_options(o);
-                    }
-                    Err(_) => self.error("bad memory", trimmed),
-                },
-                _ => self.error("bad memory", trimmed),
-            },
-            "cores" => match args.as_slice() {
-                [c] => match shell::parse_in_range("cores", c, 1, shell::MAX_THREADS) {
-                    Ok(n) => {
-                        let mut o = self.engine.options().clone();
-                        o.threads = usize::try_from(n).unwrap_or(1);
-                        self.set_options(o);
-                    }
-                    Err(_) => self.error("bad cores", trimmed),
-                },
-                _ => self.error("bad cores", trimmed),
-            },
+            "memory" => self.memory(trimmed, &args),
+            "cores" => self.cores(trimmed, &args),
             "option" => self.option(trimmed, rest),
+            "lift" => self.lift(trimmed, &args),
             "d" => self.display(),
             "quit" => {
                 self.halt();
@@ -628,6 +749,60 @@ impl Shim for XBoard {
             _ => self.error("unknown command", trimmed),
         }
         Flow::Continue
+    }
+
+    /// Runs the input that waited for our move.
+    fn run_pending(&mut self) -> Flow {
+        while !self.hold_input {
+            match self.pending.pop_front() {
+                Some(Queued::Line(l)) => {
+                    if self.line(&l) == Flow::Quit {
+                        return Flow::Quit;
+                    }
+                }
+                Some(Queued::TooLong(bytes)) => self.too_long(bytes),
+                None => break,
+            }
+        }
+        Flow::Continue
+    }
+}
+
+/// Input kept in arrival order while we owe the GUI a move.
+#[derive(Debug)]
+enum Queued {
+    Line(String),
+    TooLong(usize),
+}
+
+impl Shim for XBoard {
+    fn line(&mut self, line: &str) -> Flow {
+        let cmd = line.split_whitespace().next().unwrap_or("");
+        if cmd == "quit" {
+            return self.exec(line);
+        }
+        if self.hold_input || !self.pending.is_empty() {
+            self.pending.push_back(Queued::Line(line.to_string()));
+            return Flow::Continue;
+        }
+        if cmd == "ping" && matches!(self.current, Some((_, Purpose::Think))) {
+            // CECP: a ping on our move is answered after the move.
+            self.hold_input = true;
+            self.pending.push_back(Queued::Line(line.to_string()));
+            return Flow::Continue;
+        }
+        self.exec(line)
+    }
+
+    fn too_long(&mut self, bytes: usize) {
+        if self.hold_input {
+            self.pending.push_back(Queued::TooLong(bytes));
+        } else {
+            self.out.line(&format!(
+                "Error (line too long): {}",
+                shell::too_long_message(bytes)
+            ));
+        }
     }
 
     fn event(&mut self, id: u64, ev: SearchEvent) {
@@ -647,7 +822,10 @@ impl Shim for XBoard {
             SearchEvent::BestMove { best, ponder } => {
                 self.current = None;
                 match purpose {
-                    Purpose::Think => self.play_best(best, ponder),
+                    Purpose::Think => {
+                        self.hold_input = false;
+                        self.play_best(best, ponder);
+                    }
                     Purpose::Ponder => self.ponder_result = Some(best),
                     Purpose::Analyze => {}
                 }
@@ -655,10 +833,41 @@ impl Shim for XBoard {
         }
     }
 
+    fn flow(&mut self) -> Flow {
+        self.run_pending()
+    }
+
     fn eof(&mut self) -> bool {
         self.halt();
+        self.pending.clear();
         true
     }
+}
+
+/// XBoard's `highlight` board: yellow on each target square.
+fn color_fen(targets: &[Square]) -> String {
+    let mut ranks = Vec::with_capacity(8);
+    for rank in (0..8usize).rev() {
+        let mut row = String::new();
+        let mut empty = 0u8;
+        for file in 0..8usize {
+            let marked = targets.iter().any(|s| s.index() == rank * 8 + file);
+            if marked {
+                if empty > 0 {
+                    row.push(char::from(b'0' + empty));
+                    empty = 0;
+                }
+                row.push('Y');
+            } else {
+                empty += 1;
+            }
+        }
+        if empty > 0 {
+            row.push(char::from(b'0' + empty));
+        }
+        ranks.push(row);
+    }
+    ranks.join("/")
 }
 
 /// XBoard's name for a variant.

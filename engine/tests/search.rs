@@ -230,7 +230,8 @@ fn threads_two_survive_rapid_start_stop() {
     e.set_options(Options {
         threads: 2,
         ..Options::default()
-    });
+    })
+    .expect("options in range");
     let history = ["e2e4", "e7e5", "g1f3"];
     e.set_position(None, &history).expect("valid moves");
     for i in 0..50 {
@@ -269,7 +270,8 @@ fn stop_then_go_still_reports_the_stopped_search() {
     e.set_options(Options {
         threads: 2,
         ..Options::default()
-    });
+    })
+    .expect("options in range");
     let (sink, events) = collector();
     for _ in 0..20 {
         e.go(
@@ -302,7 +304,8 @@ fn threads_two_finds_the_mate() {
     e.set_options(Options {
         threads: 2,
         ..Options::default()
-    });
+    })
+    .expect("options in range");
     let r = search_with(
         &mut e,
         Some("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 10"),
@@ -318,7 +321,8 @@ fn multipv_reports_distinct_lines() {
     e.set_options(Options {
         multipv: 3,
         ..Options::default()
-    });
+    })
+    .expect("options in range");
     let r = search_with(&mut e, None, &[], depth(5));
     let last: Vec<&Info> = r.infos.iter().filter(|i| i.depth == 5).collect();
     assert_eq!(last.len(), 3);

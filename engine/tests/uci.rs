@@ -80,16 +80,15 @@ fn unknown_commands_and_junk_get_an_error_line() {
         got,
         "info string error unknown command: \u{fffd}\u{fffd}??[2J"
     );
-    // A 1 MiB line, then an ordinary command still works.
+    // A 1 MiB line is refused whole, then an ordinary command still works.
     let long = vec![b'x'; 1 << 20];
     s.send_bytes(&long);
     s.send("");
-    let got = s.expect_prefix("info string error unknown command: x");
-    assert!(
-        got.ends_with("..."),
-        "long lines are cut when echoed: {}",
-        got.len()
-    );
+    s.expect_line("info string error line of 1048576 bytes is longer than 65536; ignored whole");
+    // A long line within the limit is echoed cut short.
+    s.send(&"y".repeat(5000));
+    let got = s.expect_prefix("info string error unknown command: y");
+    assert!(got.ends_with("..."), "long lines are cut when echoed");
     assert!(got.len() < 300);
     assert!(s.sync_uci().is_empty());
     assert_eq!(fen_of(&mut s), movegen::fen::STARTPOS);
@@ -184,11 +183,11 @@ fn bad_positions_keep_the_previous_one() {
     let cases = [
         (
             "position startpos moves e2e4 e7e6 e4e6",
-            "info string error position: illegal move \"e4e6\" (in the moves list); position unchanged",
+            "info string error position: illegal move \"e4e6\" (move 3 of the moves list); position unchanged",
         ),
         (
             "position startpos moves e2e4 zz",
-            "info string error position: malformed move \"zz\" (in the moves list); position unchanged",
+            "info string error position: malformed move \"zz\" (move 2 of the moves list); position unchanged",
         ),
         ("position fen", "info string error position: missing FEN; position unchanged"),
         (
@@ -304,9 +303,27 @@ fn go_parameters_and_their_errors() {
     let got = s.expect_prefix("bestmove");
     assert!(
         s.log
-            .contains(&"info string error go: bad value for depth: \"x\"; ignored".to_string()),
+            .contains(&"info string error go: bad value for depth: \"x\"; using 1".to_string()),
         "{got}"
     );
+    // Out-of-range values are reported and the search still ends by itself.
+    for (go, said) in [
+        (
+            "go depth -1",
+            "info string error go: depth -1 is out of range 1..100; using 1",
+        ),
+        (
+            "go nodes -1",
+            "info string error go: nodes -1 is out of range 1..9223372036854775807; using 1",
+        ),
+        (
+            "go mate -1",
+            "info string error go: mate -1 is out of range 1..50; using 1",
+        ),
+    ] {
+        s.exchange(go, said);
+        s.expect_prefix("bestmove");
+    }
     s.exchange(
         "go frob depth 1",
         "info string error go: unknown parameter \"frob\"; ignored",
@@ -314,12 +331,12 @@ fn go_parameters_and_their_errors() {
     s.expect_prefix("bestmove");
     s.exchange(
         "go depth 1 movetime",
-        "info string error go: movetime needs a value; ignored",
+        "info string error go: movetime needs a value; using 0",
     );
     s.expect_prefix("bestmove");
     s.exchange(
         "go searchmoves e2e4 e2e5 depth 1",
-        "info string error go searchmoves: \"e2e5\" is not a legal move here; ignored",
+        "info string error go: searchmoves: illegal move \"e2e5\"; ignored",
     );
     let best = bestmove_of(&s.expect_prefix("bestmove")).unwrap();
     assert_legal(&game(Variant::Chess, None, &[]), &best);
@@ -444,7 +461,7 @@ fn variant_session(v: Variant, fen: &str, suffix: impl Fn(&str) -> bool) {
     // An illegal move keeps that position.
     s.exchange(
         &format!("position fen {fen} moves a1a1"),
-        "info string error position: illegal move \"a1a1\" (in the moves list); position unchanged",
+        "info string error position: illegal move \"a1a1\" (move 1 of the moves list); position unchanged",
     );
     assert_eq!(fen_of(&mut s), after.fen());
     s.send("go perft 1");

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 /// Searches `fen` of `variant` and returns (best move, elapsed).
 fn best_move(variant: Variant, fen: &str, limits: Limits) -> (Option<String>, Duration) {
     let mut engine = Engine::new();
-    engine.set_variant(variant).expect("variant available");
+    engine.set_variant(variant);
     engine.set_position(Some(fen), &[]).expect("valid test FEN");
     let best = Arc::new(Mutex::new(None));
     let inner = Arc::clone(&best);
@@ -119,11 +119,13 @@ fn four_threads_reach_the_depth_in_every_variant() {
     for (variant, fen, d) in cases {
         for round in 0..3 {
             let mut engine = Engine::new();
-            engine.set_variant(variant).expect("variant available");
-            engine.set_options(engine::Options {
-                threads: 4,
-                ..engine::Options::default()
-            });
+            engine.set_variant(variant);
+            engine
+                .set_options(engine::Options {
+                    threads: 4,
+                    ..engine::Options::default()
+                })
+                .expect("options in range");
             engine.set_position(Some(fen), &[]).expect("valid test FEN");
             let events = Arc::new(Mutex::new(Vec::new()));
             let inner = Arc::clone(&events);

@@ -55,7 +55,7 @@ fn features_are_announced() {
         .collect();
     let main = format!(
         "feature ping=1 setboard=1 usermove=1 playother=1 san=0 time=1 draw=0 sigint=0 \
-         sigterm=0 reuse=1 analyze=1 colors=0 memory=1 smp=1 name=1 myname=\"Volkhv 0.1\" \
+         sigterm=0 reuse=1 analyze=1 colors=0 memory=1 smp=1 name=1 highlight=1 myname=\"Volkhv 0.1\" \
          variants=\"{}\"",
         variants.join(",")
     );
@@ -195,6 +195,10 @@ fn bad_input_gets_the_protocol_error_and_keeps_the_state() {
     s.send_bytes(b"\xc3\x28\x00\n");
     s.expect_prefix("Error (unknown command): ");
     s.send(&"y".repeat(100_000));
+    s.expect_line(
+        "Error (line too long): line of 100000 bytes is longer than 65536; ignored whole",
+    );
+    s.send(&"y".repeat(1000));
     s.expect_prefix("Error (unknown command): yyy");
     assert!(s.sync_xboard(3).is_empty());
     assert_eq!(fen_of(&mut s), before);

@@ -28,6 +28,6 @@ pub use fen::{FenError, FenField};
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
 pub use plunder::Plunder;
 pub use plunder::{vest_allowed, MAX_PIECES_PER_SIDE};
-pub use position::{divide, perft, status, MoveError, Outcome, Position};
+pub use position::{divide, perft, status, MoveError, Outcome, Position, MAX_PERFT_DEPTH};
 pub use tavreli::{home_piece, Tavreli, TavreliUndo, Tower, TowerPiece, TOWER_CAPACITY};
 pub use types::{Color, File, Piece, Rank, Role, Square, Variant};

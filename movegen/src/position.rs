@@ -185,6 +185,11 @@ pub trait Position: Clone + Send + Sync + fmt::Debug + 'static {
     }
 }
 
+/// The deepest perft any front end accepts: far beyond what finishes in a
+/// day, and shallow enough that the recursion (a move list per ply on the
+/// stack) stays small.
+pub const MAX_PERFT_DEPTH: u32 = 20;
+
 /// The game status given the keys of the earlier positions of the game
 /// (oldest first, current excluded): `None` while the game goes on.
 /// Precedence as RULES.md §1: mate/stalemate, insufficient material,

@@ -127,6 +127,19 @@ fn root_moves<P: Position>(pos: &P, searchmoves: &[String]) -> Vec<Move> {
     }
 }
 
+/// The deepest iteration a search may start: `depth`, and for `go mate N`
+/// a margin past the 2N − 1 plies a mate in N needs (reductions can hide it
+/// at the bare depth), so a mate search with no mate still ends by itself.
+fn max_depth(limits: &Limits) -> i32 {
+    let depth = limits
+        .depth
+        .map_or(MAX_DEPTH, |d| i32::try_from(d).unwrap_or(MAX_DEPTH));
+    let mate = limits.mate.map_or(MAX_DEPTH, |n| {
+        i32::try_from(n).map_or(MAX_DEPTH, |n| n.saturating_mul(2).saturating_add(8))
+    });
+    depth.min(mate).clamp(1, MAX_DEPTH)
+}
+
 /// Runs a search to the limits and reports through `sink`: `Info` per
 /// iteration (per MultiPV line) and one `BestMove`, unless aborted.
 pub fn run<P: Position + Evaluate>(
@@ -172,9 +185,7 @@ pub fn run<P: Position + Evaluate>(
     let ctl = Control {
         start,
         budget: time::budget(limits, pos.turn(), options.move_overhead_ms),
-        max_depth: limits.depth.map_or(MAX_DEPTH, |d| {
-            i32::try_from(d).unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH)
-        }),
+        max_depth: max_depth(limits),
         node_limit: limits.nodes,
         mate: limits.mate,
         infinite: limits.infinite,
