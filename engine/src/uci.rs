@@ -51,6 +51,9 @@ pub struct Uci {
     pondering: bool,
     /// A finished search's `bestmove` line held back by the two flags above.
     held: Option<String>,
+    /// The current search was told to stop: its `bestmove` is on the way,
+    /// and an `isready` now is answered after it.
+    stopping: bool,
     /// Input waiting for the current search to end, in arrival order.
     pending: VecDeque<Queued>,
 }
@@ -93,6 +96,7 @@ impl Uci {
             infinite: false,
             pondering: false,
             held: None,
+            stopping: false,
             pending: VecDeque::new(),
         }
     }
@@ -101,11 +105,13 @@ impl Uci {
         self.out.line(&format!("info string error {msg}"));
     }
 
-    /// Whether `line` must wait until no search runs.
-    fn needs_idle(line: &str) -> bool {
+    /// Whether `line` must wait until no search runs. `isready` waits for
+    /// a search already told to stop, so its `bestmove` comes first.
+    fn needs_idle(&self, line: &str) -> bool {
         let tokens: Vec<&str> = line.split_whitespace().collect();
         match tokens.split_first() {
             Some((&("go" | "ucinewgame" | "bench"), _)) => true,
+            Some((&"isready", _)) => self.stopping,
             Some((&"setoption", rest)) => parse_setoption(rest).is_ok_and(OptionChange::needs_idle),
             _ => false,
         }
@@ -122,13 +128,14 @@ impl Uci {
         } else if self.infinite || self.pondering {
             self.infinite = false;
             self.pondering = false;
+            self.stopping = true;
             self.engine.stop();
         }
     }
 
     /// Runs `line` now, or queues it when it must wait for the search.
     fn dispatch(&mut self, line: &str) -> Flow {
-        if self.current.is_some() && Uci::needs_idle(line) {
+        if self.current.is_some() && self.needs_idle(line) {
             self.make_way();
             if self.current.is_some() {
                 self.pending.push_back(Queued::Line(line.to_string()));
@@ -142,7 +149,7 @@ impl Uci {
     fn run_pending(&mut self) -> Flow {
         while let Some(front) = self.pending.front() {
             if let Queued::Line(l) = front {
-                if self.current.is_some() && Uci::needs_idle(l) {
+                if self.current.is_some() && self.needs_idle(l) {
                     self.make_way();
                     if self.current.is_some() {
                         break;
@@ -325,6 +332,7 @@ impl Uci {
         self.infinite = limits.infinite;
         self.pondering = limits.ponder;
         self.held = None;
+        self.stopping = false;
         let (id, sink) = self.searches.sink();
         self.current = Some(id);
         self.engine.go(limits, sink);
@@ -337,6 +345,7 @@ impl Uci {
             self.current = None;
             self.out.line(&line);
         } else if self.current.is_some() {
+            self.stopping = true;
             self.engine.stop();
         }
     }

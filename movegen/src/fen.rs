@@ -238,14 +238,25 @@ pub(crate) fn write(
 /// If there are not exactly 8 ranks.
 pub fn ranks(board: &str) -> Result<Vec<&str>, FenError> {
     let ranks: Vec<&str> = board.split('/').collect();
-    if ranks.len() == 8 {
-        Ok(ranks)
-    } else {
-        Err(FenError::new(
+    if ranks.len() != 8 {
+        return Err(FenError::new(
             FenField::Board,
             format!("expected 8 ranks, found {}", ranks.len()),
-        ))
+        ));
     }
+    // `k16` adds up to eight squares but is not a FEN: a run of empty
+    // squares is one digit.
+    if let Some(rank) = ranks.iter().find(|r| {
+        r.as_bytes()
+            .windows(2)
+            .any(|w| w.iter().all(u8::is_ascii_digit))
+    }) {
+        return Err(FenError::new(
+            FenField::Board,
+            format!("rank \"{rank}\": two digits in a row"),
+        ));
+    }
+    Ok(ranks)
 }
 
 /// The standard start position, shared by all three variants.
@@ -254,6 +265,13 @@ pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn empty_runs_are_single_digits() {
+        assert!(ranks("k16/8/8/8/8/8/8/K7").is_err());
+        assert!(ranks("8/8/8/8/8/8/8/11K5").is_err());
+        assert!(ranks("k7/8/8/8/8/8/8/K7").is_ok());
+    }
 
     #[test]
     fn errors_name_the_field() {

@@ -1,7 +1,7 @@
 //! Perft suites: reading EPD lines (`FEN ;D1 n ;D2 n …`) and counting nodes,
 //! optionally in parallel over the root moves.
 
-use movegen::{perft, FenError, MoveList, Position};
+use movegen::{perft, FenError, MoveList, Position, MAX_PERFT_DEPTH};
 use rayon::prelude::*;
 
 /// One EPD line: a FEN and the expected node counts per depth.
@@ -31,7 +31,12 @@ pub fn parse_epd_line(line: &str) -> Result<Option<EpdLine>, String> {
             .strip_prefix('D')
             .and_then(|rest| rest.split_once(' '))
             .ok_or_else(|| format!("expected \"D<depth> <nodes>\", got \"{part}\""))?;
-        let depth = d.parse().map_err(|_| format!("bad depth in \"{part}\""))?;
+        let depth: u32 = d.parse().map_err(|_| format!("bad depth in \"{part}\""))?;
+        if depth > MAX_PERFT_DEPTH {
+            return Err(format!(
+                "depth {depth} in \"{part}\" is above the limit {MAX_PERFT_DEPTH}"
+            ));
+        }
         let nodes = n
             .trim()
             .parse()
@@ -82,5 +87,7 @@ mod tests {
         assert_eq!(parse_epd_line("  # note").unwrap(), None);
         assert!(parse_epd_line("x ;D1").is_err());
         assert!(parse_epd_line("x ;Dx 4").is_err());
+        assert!(parse_epd_line("x ;D21 4").is_err());
+        assert!(parse_epd_line("x ;D20 4").is_ok());
     }
 }

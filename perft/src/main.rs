@@ -6,7 +6,7 @@
 //! ```
 
 use clap::Parser;
-use movegen::{divide, fen::STARTPOS, Chess, Plunder, Position, Tavreli, Variant};
+use movegen::{divide, fen::STARTPOS, Chess, Plunder, Position, Tavreli, Variant, MAX_PERFT_DEPTH};
 use perft::{count, parse_epd_line};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -24,8 +24,8 @@ struct Args {
     /// A FEN, or `startpos`.
     #[arg(long, default_value = "startpos")]
     fen: String,
-    /// Depth in plies.
-    #[arg(long)]
+    /// Depth in plies (at most `movegen::MAX_PERFT_DEPTH`).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(..=i64::from(MAX_PERFT_DEPTH)))]
     depth: Option<u32>,
     /// Print the node count under each root move.
     #[arg(long)]
@@ -37,9 +37,13 @@ struct Args {
     #[arg(long)]
     max_nodes: Option<u64>,
     /// Worker threads (root moves are split between them).
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_THREADS)))]
+    threads: u16,
 }
+
+/// More threads than this only cost start-up time (the root has at most a
+/// few hundred moves to share out).
+const MAX_THREADS: u16 = 256;
 
 /// Exit code 2: the input was bad.
 fn bad_input(msg: &str) -> ExitCode {
@@ -60,11 +64,8 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
     };
-    if args.threads == 0 {
-        return bad_input("--threads must be at least 1");
-    }
     if let Err(e) = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads)
+        .num_threads(usize::from(args.threads))
         .build_global()
     {
         return bad_input(&format!("cannot start threads: {e}"));
