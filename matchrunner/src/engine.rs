@@ -5,10 +5,11 @@
 
 use crate::spec::{EngineSpec, Protocol};
 use movegen::Variant;
-use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Write};
+use std::collections::{HashMap, VecDeque};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -16,6 +17,15 @@ use std::time::{Duration, Instant};
 const HANDSHAKE: Duration = Duration::from_secs(10);
 /// How long a CECP v1 engine gets to show it knows `protover 2`.
 const PROTOVER_GRACE: Duration = Duration::from_secs(2);
+/// Engine output is kept to this many characters per line: it reaches the
+/// PGN and the terminal, and a runaway engine must not flood either.
+pub const MAX_LINE_CHARS: usize = 500;
+/// Bytes of one output line read at most (the rest of the line is skipped).
+const MAX_LINE_BYTES: usize = 1 << 16;
+/// Lines of an engine's stderr kept for the report when it dies.
+const STDERR_LINES: usize = 6;
+/// How long a dead engine's exit status is waited for.
+const EXIT_GRACE: Duration = Duration::from_millis(300);
 
 /// Why an engine stopped cooperating.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,6 +108,84 @@ enum Msg {
     Eof,
 }
 
+/// Engine output made safe to store and show: invalid UTF-8 and control
+/// characters become `?`, and the text is cut to [`MAX_LINE_CHARS`].
+#[must_use]
+pub fn sanitize(raw: &[u8]) -> String {
+    let text = String::from_utf8_lossy(raw);
+    let mut out: String = text
+        .trim_end_matches(['\r', '\n'])
+        .chars()
+        .take(MAX_LINE_CHARS)
+        .map(|c| {
+            if c.is_control() || c == char::REPLACEMENT_CHARACTER {
+                '?'
+            } else {
+                c
+            }
+        })
+        .collect();
+    if text.chars().nth(MAX_LINE_CHARS).is_some() {
+        out.push_str("...");
+    }
+    out
+}
+
+/// Reads one line of at most [`MAX_LINE_BYTES`] into `buf` (the rest of an
+/// over-long line is skipped); `false` at end of output.
+fn read_bounded_line(r: &mut impl BufRead, buf: &mut Vec<u8>) -> bool {
+    buf.clear();
+    let mut any = false;
+    loop {
+        let chunk = match r.fill_buf() {
+            Ok(c) if !c.is_empty() => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            _ => return any,
+        };
+        any = true;
+        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..=i], true),
+            None => (chunk, false),
+        };
+        let room = MAX_LINE_BYTES.saturating_sub(buf.len());
+        buf.extend_from_slice(&part[..part.len().min(room)]);
+        let used = part.len();
+        r.consume(used);
+        if done {
+            return true;
+        }
+    }
+}
+
+/// The last lines an engine wrote to stderr, for the report when it dies.
+#[derive(Clone, Default)]
+struct StderrTail(Arc<Mutex<VecDeque<String>>>);
+
+impl StderrTail {
+    /// Keeps the tail of `stderr` until it closes.
+    fn follow(stderr: impl Read + Send + 'static) -> StderrTail {
+        let tail = StderrTail::default();
+        let keep = tail.clone();
+        thread::spawn(move || {
+            let mut reader = BufReader::new(stderr);
+            let mut buf = Vec::new();
+            while read_bounded_line(&mut reader, &mut buf) {
+                let mut lines = keep.0.lock().unwrap_or_else(PoisonError::into_inner);
+                if lines.len() == STDERR_LINES {
+                    lines.pop_front();
+                }
+                lines.push_back(sanitize(&buf));
+            }
+        });
+        tail
+    }
+
+    fn text(&self) -> String {
+        let lines = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        lines.iter().cloned().collect::<Vec<_>>().join(" | ")
+    }
+}
+
 /// A running engine.
 pub struct Engine {
     /// What the user asked for.
@@ -111,6 +199,10 @@ pub struct Engine {
     synced: usize,
     ping: u32,
     dead: bool,
+    /// The options the engine offers (UCI `option name`, XBoard
+    /// `feature option=`), lower case.
+    offered_options: Vec<String>,
+    stderr: StderrTail,
 }
 
 impl Engine {
@@ -128,7 +220,7 @@ impl Engine {
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+            .stderr(Stdio::piped());
         if let Some(dir) = &spec.dir {
             command.current_dir(dir);
         }
@@ -139,6 +231,11 @@ impl Engine {
         let Some(stdout) = child.stdout.take() else {
             return Err(EngineError::Protocol("no stdout pipe".into()));
         };
+        let stderr = child
+            .stderr
+            .take()
+            .map(StderrTail::follow)
+            .unwrap_or_default();
         let (tx, rx) = mpsc::channel();
         // The reader owns stdout; it ends at EOF, or lingers until the
         // process exits if the engine is killed while its children keep
@@ -146,21 +243,13 @@ impl Engine {
         thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => {
-                        let _ = tx.send(Msg::Eof);
-                        return;
-                    }
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf).trim_end().to_string();
-                        if tx.send(Msg::Line(line)).is_err() {
-                            return;
-                        }
-                    }
+            while read_bounded_line(&mut reader, &mut buf) {
+                let line = sanitize(&buf).trim_end().to_string();
+                if tx.send(Msg::Line(line)).is_err() {
+                    return;
                 }
             }
+            let _ = tx.send(Msg::Eof);
         });
         let mut engine = Engine {
             spec: spec.clone(),
@@ -171,6 +260,8 @@ impl Engine {
             synced: 0,
             ping: 0,
             dead: false,
+            offered_options: Vec::new(),
+            stderr,
         };
         match spec.protocol {
             Protocol::Uci => engine.start_uci(variant)?,
@@ -199,10 +290,34 @@ impl Engine {
             .write_all(line.as_bytes())
             .and_then(|()| stdin.write_all(b"\n"))
             .and_then(|()| stdin.flush());
-        res.map_err(|e| {
-            self.dead = true;
-            EngineError::Crashed(format!("cannot write to it: {e}"))
-        })
+        res.map_err(|e| self.crashed(&format!("cannot write to it ({e})")))
+    }
+
+    /// The engine is gone: reports how it ended (exit status, the last lines
+    /// of its stderr) with `what` happened.
+    fn crashed(&mut self, what: &str) -> EngineError {
+        self.dead = true;
+        self.stdin = None;
+        let until = Instant::now() + EXIT_GRACE;
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(s)) => break Some(s),
+                Ok(None) if Instant::now() < until => thread::sleep(Duration::from_millis(10)),
+                _ => break None,
+            }
+        };
+        // Its stderr reader may still be taking the last lines in.
+        thread::sleep(Duration::from_millis(20));
+        let mut msg = what.to_string();
+        match status {
+            Some(s) => msg.push_str(&format!("; it exited with {s}")),
+            None => msg.push_str("; it is still running"),
+        }
+        let tail = self.stderr.text();
+        if !tail.is_empty() {
+            msg.push_str(&format!("; its stderr ended with: {tail}"));
+        }
+        EngineError::Crashed(msg)
     }
 
     /// The next line before `deadline`. On timeout the engine is killed.
@@ -222,12 +337,7 @@ impl Engine {
         match self.rx.recv_timeout(wait) {
             Ok(Msg::Line(l)) => Ok(Some(l)),
             Ok(Msg::Eof) | Err(RecvTimeoutError::Disconnected) => {
-                self.dead = true;
-                let status = self.child.try_wait().ok().flatten();
-                Err(EngineError::Crashed(match status {
-                    Some(s) => format!("its output ended ({s})"),
-                    None => "its output ended".into(),
-                }))
+                Err(self.crashed("its output ended"))
             }
             Err(RecvTimeoutError::Timeout) => Ok(None),
         }
@@ -244,7 +354,15 @@ impl Engine {
     fn start_uci(&mut self, variant: Variant) -> Result<(), EngineError> {
         self.send("uci")?;
         let deadline = Instant::now() + HANDSHAKE;
-        while self.recv(deadline)? != "uciok" {}
+        loop {
+            let line = self.recv(deadline)?;
+            if line == "uciok" {
+                break;
+            }
+            if let Some(name) = uci_option_name(&line) {
+                self.offered_options.push(name.to_ascii_lowercase());
+            }
+        }
         if variant != Variant::Chess {
             self.send(&format!(
                 "setoption name UCI_Variant value {}",
@@ -253,9 +371,37 @@ impl Engine {
         }
         let options = self.spec.options.clone();
         for (name, value) in &options {
+            self.check_offered(name)?;
             self.send(&format!("setoption name {name} value {value}"))?;
         }
-        self.sync()
+        self.sync_checking_options()
+    }
+
+    /// An option the engine never offered is a configuration error, not
+    /// something to send and hope.
+    fn check_offered(&self, name: &str) -> Result<(), EngineError> {
+        if self.offered_options.contains(&name.to_ascii_lowercase()) {
+            return Ok(());
+        }
+        Err(EngineError::Protocol(format!(
+            "it has no option \"{name}\" (it offers: {})",
+            if self.offered_options.is_empty() {
+                "none".to_string()
+            } else {
+                self.offered_options.join(", ")
+            }
+        )))
+    }
+
+    /// [`Engine::sync`] after options were sent: an error line the engine
+    /// printed about them (`No such option`, `info string error …`,
+    /// XBoard `Error (…)`) fails the start.
+    fn sync_checking_options(&mut self) -> Result<(), EngineError> {
+        let lines = self.sync()?;
+        match lines.iter().find(|l| is_option_error(l)) {
+            Some(l) => Err(EngineError::Protocol(format!("refused an option: {l}"))),
+            None => Ok(()),
+        }
     }
 
     fn start_xboard(&mut self, variant: Variant) -> Result<(), EngineError> {
@@ -284,6 +430,11 @@ impl Engine {
                 if k == "done" {
                     done = Some(v.clone());
                 }
+                if k == "option" {
+                    // `NAME -type …`: the name is everything before " -".
+                    let name = v.split(" -").next().unwrap_or("").trim();
+                    self.offered_options.push(name.to_ascii_lowercase());
+                }
                 self.features.insert(k, v);
             }
             match done.as_deref() {
@@ -302,31 +453,39 @@ impl Engine {
             }
         }
         for (name, value) in self.spec.options.clone() {
+            self.check_offered(&name)?;
             self.send(&format!("option {name}={value}"))?;
         }
-        self.sync()
+        self.sync_checking_options()
     }
 
     /// Waits until the engine has processed everything sent
-    /// (`isready`/`readyok` or `ping N`/`pong N`).
-    fn sync(&mut self) -> Result<(), EngineError> {
+    /// (`isready`/`readyok` or `ping N`/`pong N`); returns what it printed
+    /// meanwhile.
+    fn sync(&mut self) -> Result<Vec<String>, EngineError> {
         let deadline = Instant::now() + HANDSHAKE;
-        match self.spec.protocol {
+        let want = match self.spec.protocol {
             Protocol::Uci => {
                 self.send("isready")?;
-                while self.recv(deadline)? != "readyok" {}
+                "readyok".to_string()
             }
             Protocol::Xboard => {
                 if self.features.get("ping").map(String::as_str) != Some("1") {
-                    return Ok(());
+                    return Ok(Vec::new());
                 }
                 self.ping += 1;
-                let want = format!("pong {}", self.ping);
                 self.send(&format!("ping {}", self.ping))?;
-                while self.recv(deadline)?.trim() != want {}
+                format!("pong {}", self.ping)
             }
+        };
+        let mut before = Vec::new();
+        loop {
+            let line = self.recv(deadline)?;
+            if line.trim() == want {
+                return Ok(before);
+            }
+            before.push(line);
         }
-        Ok(())
     }
 
     /// Prepares a new game from `fen` (`None`: the start position).
@@ -382,7 +541,7 @@ impl Engine {
                 self.synced = 0;
             }
         }
-        self.sync()
+        self.sync().map(|_| ())
     }
 
     /// Asks for a move in the game `moves` (move strings from `fen`, or from
@@ -567,6 +726,24 @@ pub fn parse_uci_score(line: &str) -> Option<i32> {
     }
 }
 
+/// The name in a UCI `option name NAME type …` line.
+fn uci_option_name(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix("option name ")?;
+    let end = rest.find(" type ").unwrap_or(rest.len());
+    Some(rest[..end].trim())
+}
+
+/// Whether an engine's line complains about an option (the forms Stockfish,
+/// Fairy-Stockfish, volkhv and XBoard engines use).
+fn is_option_error(line: &str) -> bool {
+    let lower = line.to_ascii_lowercase();
+    lower.starts_with("no such option")
+        || lower.starts_with("unknown option")
+        || lower.starts_with("info string error")
+        || lower.starts_with("error")
+        || lower.starts_with("tellusererror")
+}
+
 /// Splits the rest of a `feature` line into `name=value` pairs; values may
 /// be quoted (`myname="Fairy-Max 5.0b"`).
 #[must_use]
@@ -636,6 +813,31 @@ mod tests {
         );
         assert_eq!(parse_uci_score("info string hello"), None);
         assert_eq!(parse_uci_score("info score cp"), None);
+    }
+
+    #[test]
+    fn engine_output_is_made_printable_and_short() {
+        assert_eq!(sanitize(b"bestmove e2e4\r\n"), "bestmove e2e4");
+        assert_eq!(sanitize(b"a\x00b\xffc\x1b[2J"), "a?b?c?[2J");
+        let long = vec![b'x'; 2000];
+        let s = sanitize(&long);
+        assert_eq!(s.len(), MAX_LINE_CHARS + 3);
+        assert!(s.ends_with("..."));
+    }
+
+    #[test]
+    fn option_lines() {
+        assert_eq!(
+            uci_option_name("option name Move Overhead type spin default 30 min 0 max 5000"),
+            Some("Move Overhead")
+        );
+        assert_eq!(uci_option_name("id name x"), None);
+        assert!(is_option_error("No such option: Frob"));
+        assert!(is_option_error(
+            "info string error setoption: Hash: 0 is out of range"
+        ));
+        assert!(is_option_error("Error (bad option): option Frob=1"));
+        assert!(!is_option_error("info string variant chess"));
     }
 
     #[test]

@@ -374,7 +374,59 @@ fn crashed_engine_forfeits() {
         "crash.sh",
         &["--st", "1"],
         "abandoned",
-        "crashed: its output ended",
+        "crashed: its output ended; it exited with exit status: 3",
+    );
+}
+
+/// Raw bytes from an engine never reach the PGN: its bad move is quoted
+/// as printable text and the file holds no control bytes.
+#[test]
+fn engine_output_is_sanitised_in_the_pgn() {
+    forfeits(
+        "garbage.sh",
+        &["--nodes", "1"],
+        "rules infraction",
+        "sent a malformed move e2??)x",
+    );
+    let bytes = std::fs::read(tmp("garbage.sh.pgn")).unwrap();
+    let text = String::from_utf8(bytes).expect("the PGN is UTF-8");
+    assert!(
+        text.chars().all(|c| c == '\n' || !c.is_control()) && !text.contains('\u{fffd}'),
+        "{text:?}"
+    );
+}
+
+/// An engine that dies at start (a wrapper that cannot find its program)
+/// is reported with its exit status and the end of its stderr.
+#[test]
+fn engine_dying_at_start_reports_status_and_stderr() {
+    let e = format!("cmd={RANDOM}");
+    let bad = format!("cmd=sh {} name=wrapper", script("missing.sh"));
+    let (code, err) = exit(&["--engine", &e, "--engine", &bad, "--nodes", "1"]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("engine wrapper: crashed"), "{err}");
+    assert!(err.contains("exit status: 127"), "{err}");
+    assert!(err.contains("/nonexistent/volkhv-engine"), "{err}");
+}
+
+/// Options an engine does not offer, or refuses, stop the match at once.
+#[test]
+fn engine_option_errors_are_reported() {
+    let e = format!("cmd={RANDOM}");
+    let unknown = format!("cmd={RANDOM} name=r option.Frob=1");
+    let (code, err) = exit(&["--engine", &e, "--engine", &unknown, "--nodes", "1"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("it has no option \"Frob\" (it offers: uci_variant, seed, delay)"),
+        "{err}"
+    );
+    let refused = format!("cmd={RANDOM} name=r option.Delay=soon");
+    let (code, err) = exit(&["--engine", &e, "--engine", &refused, "--nodes", "1"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("refused an option: info string error bad delay soon"),
+        "{err}"
     );
 }
 
@@ -502,7 +554,12 @@ fn xboard_dialogue_and_illegal_move() {
 fn fairymax_over_xboard() {
     let fairymax = "/usr/games/fairymax";
     if !Path::new(fairymax).exists() {
-        eprintln!("note: {fairymax} is not installed; skipping the XBoard match");
+        // CI installs it: there a missing peer is a failure, not a skip.
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{fairymax} is not installed"
+        );
+        eprintln!("SKIPPED: {fairymax} is not installed (apt-get install fairymax)");
         return;
     }
     let pgn = tmp("fairymax.pgn");

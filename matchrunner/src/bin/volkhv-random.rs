@@ -90,26 +90,26 @@ fn main() {
                                     variant = v;
                                     String::new()
                                 }
-                                None => format!("info string unknown variant {value}"),
+                                None => format!("info string error unknown variant {value}"),
                             },
                             "Delay" => match value.parse() {
                                 Ok(ms) => {
                                     delay = std::time::Duration::from_millis(ms);
                                     String::new()
                                 }
-                                Err(_) => format!("info string bad delay {value}"),
+                                Err(_) => format!("info string error bad delay {value}"),
                             },
                             "Seed" => match value.parse() {
                                 Ok(s) => {
                                     seed = s;
                                     String::new()
                                 }
-                                Err(_) => format!("info string bad seed {value}"),
+                                Err(_) => format!("info string error bad seed {value}"),
                             },
-                            _ => format!("info string unknown option {name}"),
+                            _ => format!("info string error unknown option {name}"),
                         }
                     }
-                    _ => "info string bad setoption".to_string(),
+                    _ => "info string error bad setoption".to_string(),
                 }
             }
             Some("position") => {
