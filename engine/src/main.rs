@@ -12,6 +12,8 @@
 //! also answers that first line, so a bare `isready` or `go perft 3` works.
 
 mod shell;
+#[cfg(test)]
+mod shim_props;
 mod uci;
 mod xboard;
 

@@ -751,20 +751,42 @@ impl XBoard {
         Flow::Continue
     }
 
+    /// Runs a line that is next in order: now, or (a `ping` on our move)
+    /// once the move is out.
+    fn dispatch(&mut self, line: &str) -> Flow {
+        let cmd = line.split_whitespace().next().unwrap_or("");
+        if cmd == "ping" && matches!(self.current, Some((_, Purpose::Think))) {
+            // CECP: a ping on our move is answered after the move.
+            self.hold_input = true;
+            self.pending.push_front(Queued::Line(line.to_string()));
+            return Flow::Continue;
+        }
+        self.exec(line)
+    }
+
     /// Runs the input that waited for our move.
     fn run_pending(&mut self) -> Flow {
         while !self.hold_input {
             match self.pending.pop_front() {
                 Some(Queued::Line(l)) => {
-                    if self.line(&l) == Flow::Quit {
+                    if self.dispatch(&l) == Flow::Quit {
                         return Flow::Quit;
                     }
                 }
-                Some(Queued::TooLong(bytes)) => self.too_long(bytes),
+                Some(Queued::TooLong(bytes)) => self.report_too_long(bytes),
                 None => break,
             }
         }
         Flow::Continue
+    }
+}
+
+impl XBoard {
+    fn report_too_long(&self, bytes: usize) {
+        self.out.line(&format!(
+            "Error (line too long): {}",
+            shell::too_long_message(bytes)
+        ));
     }
 }
 
@@ -785,13 +807,7 @@ impl Shim for XBoard {
             self.pending.push_back(Queued::Line(line.to_string()));
             return Flow::Continue;
         }
-        if cmd == "ping" && matches!(self.current, Some((_, Purpose::Think))) {
-            // CECP: a ping on our move is answered after the move.
-            self.hold_input = true;
-            self.pending.push_back(Queued::Line(line.to_string()));
-            return Flow::Continue;
-        }
-        self.exec(line)
+        self.dispatch(line)
     }
 
     fn too_long(&mut self, bytes: usize) {
@@ -838,6 +854,11 @@ impl Shim for XBoard {
     }
 
     fn eof(&mut self) -> bool {
+        // A move already asked for is still played and the input that
+        // waited for it still runs; anything else ends with the input.
+        if self.hold_input {
+            return false;
+        }
         self.halt();
         self.pending.clear();
         true

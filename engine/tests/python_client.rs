@@ -2,6 +2,8 @@
 //! XBoard in standard chess. Skipped (with a note) where python-chess is
 //! not installed; CI installs it.
 
+mod common;
+
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -40,8 +42,11 @@ fn python_chess() -> bool {
 
 #[test]
 fn python_chess_plays_over_uci_and_xboard() {
-    if !python_chess() {
-        eprintln!("SKIP python_client: python3 with python-chess is not installed");
+    if common::skip_without(
+        python_chess(),
+        "python3 with python-chess",
+        "pip install chess",
+    ) {
         return;
     }
     let mut child = Command::new("python3")

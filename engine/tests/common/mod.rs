@@ -213,3 +213,18 @@ pub fn bestmove_of(line: &str) -> Option<String> {
     let mut t = line.split_whitespace();
     (t.next() == Some("bestmove")).then(|| t.next().unwrap_or("").to_string())
 }
+
+/// For a test that needs an external program: `true` (skip, with a note)
+/// when it is missing on a developer's machine; a failure when `CI` is
+/// set, because CI installs every peer and a skipped test proves nothing.
+pub fn skip_without(present: bool, what: &str, install: &str) -> bool {
+    if present {
+        return false;
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{what} is missing (install: {install})"
+    );
+    eprintln!("SKIPPED: {what} is missing (install: {install})");
+    true
+}

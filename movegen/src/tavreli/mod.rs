@@ -435,7 +435,8 @@ impl Position for Tavreli {
         if !towers.is_empty() {
             s.push_str(&format!("Towers (bottom to top): {}\n", towers.join(", ")));
         }
-        s.push_str(&format!("Fen: {}\nKey: {:016x}\n", self.fen(), self.key));
+        // The FEN and key are the caller's to add (`d` prints them once for
+        // every variant).
         s
     }
 
