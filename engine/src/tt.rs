@@ -85,17 +85,24 @@ struct Slot {
     data: AtomicU64,
 }
 
-#[derive(Default, Zeroable)]
-#[repr(C, align(64))]
-struct Cluster {
-    slots: [Slot; 4],
-}
-
-const _: () = assert!(std::mem::size_of::<Cluster>() == 64);
+/// Slots per cluster: four 16-byte slots fill one 64-byte cache line.
+const CLUSTER: usize = 4;
+/// Bytes of a cluster.
+const CLUSTER_BYTES: usize = CLUSTER * std::mem::size_of::<Slot>();
+const _: () = assert!(CLUSTER_BYTES == 64);
 
 /// The shared hash table.
+///
+/// The slots are one flat allocation of 16-byte-aligned `Slot`s: with that
+/// alignment the allocator can hand out fresh zeroed pages (`calloc`), where
+/// a 64-byte-aligned type would be zeroed by writing every page up front.
+/// The clusters start at the first cache-line boundary inside it.
 pub struct Tt {
-    clusters: Box<[Cluster]>,
+    slots: Box<[Slot]>,
+    /// Index of the first slot of cluster 0 (cache-line aligned).
+    first: usize,
+    /// Number of clusters.
+    clusters: usize,
     age: AtomicU8,
 }
 
@@ -107,18 +114,44 @@ impl Tt {
     /// not abort the engine); see [`Tt::size_mb`].
     #[must_use]
     pub fn new(mb: usize) -> Tt {
-        let mut n = (mb.clamp(1, 1 << 30).saturating_mul(1 << 20)) / std::mem::size_of::<Cluster>();
-        let clusters = loop {
-            match bytemuck::try_zeroed_slice_box::<Cluster>(n.max(1)) {
-                Ok(c) => break c,
+        let mut n = (mb.clamp(1, 1 << 30).saturating_mul(1 << 20)) / CLUSTER_BYTES;
+        loop {
+            let n_slots = n.max(1) * CLUSTER + CLUSTER - 1;
+            match bytemuck::try_zeroed_slice_box::<Slot>(n_slots) {
+                Ok(slots) => {
+                    let misalign = (slots.as_ptr() as usize) % CLUSTER_BYTES;
+                    let first =
+                        (CLUSTER_BYTES - misalign) % CLUSTER_BYTES / std::mem::size_of::<Slot>();
+                    return Tt {
+                        slots,
+                        first,
+                        clusters: n.max(1),
+                        age: AtomicU8::new(0),
+                    };
+                }
                 Err(()) if n > 1 => n /= 2,
-                Err(()) => break Box::new([Cluster::default()]),
+                Err(()) => {
+                    let slots: Box<[Slot]> = (0..2 * CLUSTER).map(|_| Slot::default()).collect();
+                    return Tt {
+                        slots,
+                        first: 0,
+                        clusters: 1,
+                        age: AtomicU8::new(0),
+                    };
+                }
             }
-        };
-        Tt {
-            clusters,
-            age: AtomicU8::new(0),
         }
+    }
+
+    /// The slots of cluster `i`.
+    fn slots_of(&self, i: usize) -> &[Slot] {
+        let start = self.first + i * CLUSTER;
+        &self.slots[start..start + CLUSTER]
+    }
+
+    /// Every slot of every cluster.
+    fn all_slots(&self) -> &[Slot] {
+        &self.slots[self.first..self.first + self.clusters * CLUSTER]
     }
 
     /// The machine's physical memory in MiB, where the OS tells it
@@ -134,27 +167,26 @@ impl Tt {
     /// The size actually allocated, in MiB (rounded down).
     #[must_use]
     pub fn size_mb(&self) -> usize {
-        (self.clusters.len() * std::mem::size_of::<Cluster>()) >> 20
+        (self.clusters * CLUSTER_BYTES) >> 20
     }
 
     /// Empties the table (new game), in parallel for big tables.
     pub fn clear(&self) {
-        const CHUNK: usize = 1 << 16;
-        let clear = |part: &[Cluster]| {
-            for c in part {
-                for s in &c.slots {
-                    s.data.store(0, Relaxed);
-                    s.check.store(0, Relaxed);
-                }
+        const CHUNK: usize = 1 << 18;
+        let clear = |part: &[Slot]| {
+            for s in part {
+                s.data.store(0, Relaxed);
+                s.check.store(0, Relaxed);
             }
         };
-        if self.clusters.len() <= CHUNK * 2 {
-            clear(&self.clusters);
+        let all = self.all_slots();
+        if all.len() <= CHUNK * 2 {
+            clear(all);
         } else {
             let threads = std::thread::available_parallelism().map_or(1, usize::from);
-            let per = self.clusters.len().div_ceil(threads);
+            let per = all.len().div_ceil(threads);
             std::thread::scope(|s| {
-                for part in self.clusters.chunks(per) {
+                for part in all.chunks(per) {
                     s.spawn(move || clear(part));
                 }
             });
@@ -168,15 +200,15 @@ impl Tt {
         self.age.store((a + 1) & 63, Relaxed);
     }
 
-    fn cluster(&self, key: u64) -> &Cluster {
-        let i = ((u128::from(key) * self.clusters.len() as u128) >> 64) as usize;
-        &self.clusters[i]
+    fn cluster(&self, key: u64) -> &[Slot] {
+        let i = ((u128::from(key) * self.clusters as u128) >> 64) as usize;
+        self.slots_of(i)
     }
 
     /// The entry stored for `key`, if any (key-verified).
     #[must_use]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        for s in &self.cluster(key).slots {
+        for s in self.cluster(key) {
             let d = s.data.load(Relaxed);
             if d != 0 && s.check.load(Relaxed) ^ d == key {
                 return Entry::unpack(d);
@@ -192,9 +224,9 @@ impl Tt {
         let age = self.age.load(Relaxed);
         entry.age = age;
         let cluster = self.cluster(key);
-        let mut victim = &cluster.slots[0];
+        let mut victim = &cluster[0];
         let mut worst = i32::MAX;
-        for s in &cluster.slots {
+        for s in cluster {
             let d = s.data.load(Relaxed);
             if d == 0 {
                 victim = s;
@@ -235,8 +267,8 @@ impl Tt {
         let age = self.age.load(Relaxed);
         let mut used = 0u32;
         let mut seen = 0;
-        for c in self.clusters.iter().take(250) {
-            for s in &c.slots {
+        for c in self.all_slots().chunks(CLUSTER).take(250) {
+            for s in c {
                 seen += 1;
                 if Entry::unpack(s.data.load(Relaxed)).is_some_and(|e| e.age == age) {
                     used += 1;
@@ -307,14 +339,17 @@ mod tests {
     fn sizes() {
         assert_eq!(Tt::new(1).size_mb(), 1);
         assert_eq!(Tt::new(0).size_mb(), 1);
-        assert_eq!(Tt::new(3).clusters.len(), 3 * (1 << 20) / 64);
+        let tt = Tt::new(3);
+        assert_eq!(tt.clusters, 3 * (1 << 20) / 64);
+        // Clusters sit on cache lines.
+        assert_eq!(tt.all_slots().as_ptr() as usize % CLUSTER_BYTES, 0);
     }
 
     #[test]
     fn hashfull_counts_current_generation() {
         let tt = Tt::new(1);
         assert_eq!(tt.hashfull(), 0);
-        let n = tt.clusters.len() as u128;
+        let n = tt.clusters as u128;
         for i in 0..250u128 {
             // A key landing in cluster i: the smallest k with k*n >> 64 == i.
             let key = ((i << 64).div_ceil(n)) as u64;

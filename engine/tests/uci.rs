@@ -94,6 +94,47 @@ fn unknown_commands_and_junk_get_an_error_line() {
     assert_eq!(fen_of(&mut s), movegen::fen::STARTPOS);
 }
 
+/// Physical memory in MiB as the engine reads it (Linux).
+fn physical_mb() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kib: u64 = info
+        .lines()
+        .find(|l| l.starts_with("MemTotal:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()?;
+    Some(kib / 1024)
+}
+
+/// A big table costs nothing up front (its pages come zeroed from the OS
+/// on first use), so `readyok` follows at once; more than the machine has
+/// is refused with a message and the old table stays.
+#[test]
+fn hash_sizes_are_cheap_or_refused() {
+    let mut s = uci();
+    let start = std::time::Instant::now();
+    s.send("setoption name Hash value 4096");
+    assert!(s.sync_uci().is_empty(), "{:?}", s.log);
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+    s.send("go depth 6");
+    s.expect_prefix("bestmove");
+    if let Some(mb) = physical_mb().filter(|&mb| mb < 65_536) {
+        s.exchange(
+            "setoption name Hash value 65536",
+            &format!(
+                "info string error setoption: Hash: 65536 MiB is more than this machine's {mb} MiB of memory; unchanged"
+            ),
+        );
+        s.send("go depth 4");
+        s.expect_prefix("bestmove");
+    }
+}
+
 #[test]
 fn setoption_errors_keep_the_option() {
     let mut s = uci();
