@@ -146,13 +146,13 @@ pub const fn role_value(role: Role) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_util::random_positions;
+    use volkhv_tests::random_positions;
 
     /// The trace, replayed in integers with the table's weights, is the
     /// evaluation, on positions from random games.
     fn trace_replays<P: Traceable>(games: u64) {
         let weights = P::table().weights();
-        let positions = random_positions::<P>(games, 150);
+        let positions = random_positions::<P>(games, games as usize, 150);
         assert!(positions.len() > 1000);
         for pos in positions {
             let t = pos.trace();
@@ -172,7 +172,7 @@ mod tests {
     fn traces_are_linear_in_the_weights() {
         // Doubling every weight doubles the blended sums; with the
         // drawish divisor and rounding the evaluation stays within 2.
-        for pos in random_positions::<Chess>(10, 100) {
+        for pos in random_positions::<Chess>(3, 10, 100) {
             let t = pos.trace();
             let double: Vec<_> = Chess::table().weights().iter().map(|&w| w * 2).collect();
             assert!((t.replay(&double) - 2 * t.eval).abs() <= 2, "{}", pos.fen());

@@ -1,7 +1,5 @@
 //! Helpers shared by the evaluation tests.
 
-use movegen::{MoveList, Position};
-
 /// The colour-swapped, rank-mirrored FEN with the other side to move: the
 /// same position seen from the other side, so every evaluation must give it
 /// the same score.
@@ -39,30 +37,4 @@ pub fn mirror(fen: &str) -> String {
         f[4],
         f[5]
     )
-}
-
-/// Positions from seeded random games: every position of `games` games of
-/// at most `plies` random legal moves from the start.
-pub fn random_positions<P: Position>(games: u64, plies: usize) -> Vec<P> {
-    let mut out = Vec::new();
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    for _ in 0..games {
-        let mut pos = P::startpos();
-        for _ in 0..plies {
-            let mut list = MoveList::new();
-            pos.legal_moves(&mut list);
-            if list.is_empty() {
-                break;
-            }
-            // xorshift64*: enough to spread the games.
-            state ^= state >> 12;
-            state ^= state << 25;
-            state ^= state >> 27;
-            let r = state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 32;
-            let m = list[(r as usize) % list.len()];
-            pos.make(m);
-            out.push(pos.clone());
-        }
-    }
-    out
 }
