@@ -9,6 +9,7 @@
 //! `σ`, and the loss the mean squared error against the target
 //! `t_i = λ·σ(K·s_i/400) + (1−λ)·r_i` (result `r`, search score `s`). `K`
 //! is fitted first, on the results and the current evaluation, then held.
+//! An optional `l2` term pulls the parameters towards their start values.
 //! The gradient is exact (the model is linear inside the sigmoid), summed
 //! over the positions in fixed chunks on all threads (so a run is
 //! reproducible), and followed by Adam.
@@ -31,6 +32,7 @@ use eval::Traceable;
 use movegen::Color;
 use rayon::prelude::*;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Positions per chunk of the parallel loss and gradient (fixed, so the
 /// sums are added in the same order whatever the thread count).
@@ -57,8 +59,9 @@ struct Entry {
 #[derive(Clone, Debug, Default)]
 pub struct Dataset {
     entries: Vec<Entry>,
-    /// `(weight index, coefficient)` of all positions.
-    terms: Vec<(u16, i16)>,
+    /// `(weight index, coefficient)` of all positions (shared by the
+    /// parts [`Dataset::split`] makes).
+    terms: Arc<Vec<(u16, i16)>>,
     /// Weights of the table the traces were taken with.
     weights: usize,
 }
@@ -90,36 +93,66 @@ impl Dataset {
         weights: usize,
         items: impl IntoIterator<Item = (Trace, f64, i32)>,
     ) -> Result<Dataset, String> {
-        let mut ds = Dataset {
-            weights,
-            ..Dataset::default()
-        };
+        let (mut entries, mut terms) = (Vec::new(), Vec::new());
         for (trace, result, score) in items {
-            ds.push(&trace, result, score)?;
+            entries.push(compact(&trace, result, score, &mut terms)?);
         }
-        Ok(ds)
+        Ok(Dataset {
+            entries,
+            terms: Arc::new(terms),
+            weights,
+        })
     }
 
-    fn push(&mut self, t: &Trace, result: f64, score: i32) -> Result<(), String> {
-        let start = u32::try_from(self.terms.len()).map_err(|_| "too many terms".to_string())?;
-        for &(i, c) in t.tapered.iter().chain(&t.flat) {
-            let i = u16::try_from(i).map_err(|_| format!("weight index {i} too large"))?;
-            let c = i16::try_from(c).map_err(|_| format!("coefficient {c} too large"))?;
-            self.terms.push((i, c));
-        }
-        let count = |n: usize| u16::try_from(n).map_err(|_| "too many terms".to_string());
-        self.entries.push(Entry {
-            start,
-            tapered: count(t.tapered.len())?,
-            flat: count(t.flat.len())?,
-            rho: t.phase as f32 / PHASE_MAX as f32,
-            scale: 1.0 / t.divisor as f32,
-            result: result as f32,
-            score: score as f32,
-        });
-        Ok(())
+    /// Splits off about `percent`% of the positions for validation, in
+    /// blocks of 64 consecutive positions (a datagen file keeps a game's
+    /// positions together, so a block is mostly one game and the parts
+    /// share few games): `(training, held out)`.
+    #[must_use]
+    pub fn split(&self, percent: u32) -> (Dataset, Dataset) {
+        let part = |held: bool| Dataset {
+            entries: self
+                .entries
+                .chunks(64)
+                .enumerate()
+                .filter(|(b, _)| {
+                    ((*b as u64 * u64::from(percent)) % 100 < u64::from(percent)) == held
+                })
+                .flat_map(|(_, c)| c.iter().copied())
+                .collect(),
+            terms: Arc::clone(&self.terms),
+            weights: self.weights,
+        };
+        (part(false), part(true))
     }
+}
 
+/// One trace as an entry, its terms appended to `terms`.
+fn compact(
+    t: &Trace,
+    result: f64,
+    score: i32,
+    terms: &mut Vec<(u16, i16)>,
+) -> Result<Entry, String> {
+    let start = u32::try_from(terms.len()).map_err(|_| "too many terms".to_string())?;
+    for &(i, c) in t.tapered.iter().chain(&t.flat) {
+        let i = u16::try_from(i).map_err(|_| format!("weight index {i} too large"))?;
+        let c = i16::try_from(c).map_err(|_| format!("coefficient {c} too large"))?;
+        terms.push((i, c));
+    }
+    let count = |n: usize| u16::try_from(n).map_err(|_| "too many terms".to_string());
+    Ok(Entry {
+        start,
+        tapered: count(t.tapered.len())?,
+        flat: count(t.flat.len())?,
+        rho: t.phase as f32 / PHASE_MAX as f32,
+        scale: 1.0 / t.divisor as f32,
+        result: result as f32,
+        score: score as f32,
+    })
+}
+
+impl Dataset {
     /// Reads `volkhv datagen` files of variant `P` (at most `limit`
     /// positions), tracing every position with the compiled-in table.
     ///
@@ -185,6 +218,9 @@ pub struct Settings {
     pub lambda: f64,
     /// Fixed `K` instead of fitting it.
     pub k: Option<f64>,
+    /// Strength of the pull towards the start values: `l2` times the mean
+    /// squared change of the tuned parameters is added to the loss.
+    pub l2: f64,
     /// Names (field names) of the only weights tuned; empty: all.
     pub only: Vec<String>,
     /// Field names of weights kept as they are.
@@ -197,6 +233,7 @@ impl Default for Settings {
             lr: 1.0,
             lambda: 0.0,
             k: None,
+            l2: 0.0,
             only: Vec::new(),
             freeze: Vec::new(),
         }
@@ -218,6 +255,8 @@ pub struct Tuner {
     eg: Vec<usize>,
     /// The parameters.
     theta: Vec<f64>,
+    /// Their start values (what `l2` pulls towards).
+    start: Vec<f64>,
     /// Which parameters move.
     free: Vec<bool>,
     m: Vec<f64>,
@@ -266,6 +305,7 @@ impl Tuner {
             settings,
             mg,
             eg,
+            start: theta.clone(),
             theta,
             free,
             m: vec![0.0; n],
@@ -335,10 +375,32 @@ impl Tuner {
         sums.iter().sum::<f64>() / data.len().max(1) as f64
     }
 
-    /// The loss now.
+    /// The loss now (the pull towards the start included).
     #[must_use]
     pub fn loss(&self, data: &Dataset) -> f64 {
+        self.data_loss(data) + self.penalty().0
+    }
+
+    /// The mean squared error on `data` alone (for held-out positions).
+    #[must_use]
+    pub fn data_loss(&self, data: &Dataset) -> f64 {
         self.loss_with(data, self.k, self.settings.lambda)
+    }
+
+    /// The `l2` pull: its value and gradient.
+    fn penalty(&self) -> (f64, Vec<f64>) {
+        let (free, _) = self.free_parameters();
+        let scale = self.settings.l2 / free.max(1) as f64;
+        let mut grad = vec![0.0; self.theta.len()];
+        let mut value = 0.0;
+        for (i, g) in grad.iter_mut().enumerate() {
+            if self.free[i] {
+                let d = self.theta[i] - self.start[i];
+                value += scale * d * d;
+                *g = 2.0 * scale * d;
+            }
+        }
+        (value, grad)
     }
 
     /// Fits `K` (unless the settings fix it): the golden-section minimum
@@ -406,8 +468,11 @@ impl Tuner {
             }
         }
         let scale = 1.0 / data.len().max(1) as f64;
-        grad.iter_mut().for_each(|g| *g *= scale);
-        (loss * scale, grad)
+        let (pull, pull_grad) = self.penalty();
+        for (g, p) in grad.iter_mut().zip(pull_grad) {
+            *g = *g * scale + p;
+        }
+        (loss * scale + pull, grad)
     }
 
     /// One full-batch Adam step; returns the loss before it.

@@ -20,8 +20,13 @@ usage: volkhv-tune --variant V --data FILE [--data FILE ...] --out FILE [options
   --lr X           Adam step size in centipawns (default 1.0)
   --lambda X       weight of the search score in the target, 0..1 (default 0)
   --k X            scaling constant (default: fitted to the results first)
+  --l2 X           pull towards the start table: X times the mean squared
+                   change of the tuned parameters is added to the loss
+                   (default 0; keeps weights the data barely see in place)
   --threads T      worker threads (default: all cores)
   --limit N        read at most N positions
+  --holdout P      keep P% of the positions (0..50, default 0) out of the fit
+                   and print their loss per epoch, to see overfitting
   --only F,G       tune only these fields (e.g. material,mobility)
   --freeze F,G     keep these fields as they are
   --init FILE      start from this table file instead of the compiled-in one";
@@ -34,6 +39,7 @@ struct Args {
     epochs: u32,
     threads: usize,
     limit: Option<usize>,
+    holdout: u32,
     init: Option<PathBuf>,
     settings: Settings,
 }
@@ -53,7 +59,7 @@ fn fields(v: &str) -> Vec<String> {
 fn parse(args: &[String]) -> Result<Args, String> {
     let (mut variant, mut out, mut init) = (None, None, None);
     let mut data = Vec::new();
-    let (mut epochs, mut threads, mut limit) = (300, 0, None);
+    let (mut epochs, mut threads, mut limit, mut holdout) = (300, 0, None, 0);
     let mut settings = Settings::default();
     let mut it = args.iter();
     while let Some(flag) = it.next() {
@@ -72,9 +78,11 @@ fn parse(args: &[String]) -> Result<Args, String> {
             "--epochs" => epochs = number(flag, value)?,
             "--threads" => threads = number(flag, value)?,
             "--limit" => limit = Some(number(flag, value)?),
+            "--holdout" => holdout = number(flag, value)?,
             "--lr" => settings.lr = number(flag, value)?,
             "--lambda" => settings.lambda = number(flag, value)?,
             "--k" => settings.k = Some(number(flag, value)?),
+            "--l2" => settings.l2 = number(flag, value)?,
             "--only" => settings.only = fields(value),
             "--freeze" => settings.freeze = fields(value),
             _ => return Err(format!("unknown argument \"{flag}\"")),
@@ -83,12 +91,18 @@ fn parse(args: &[String]) -> Result<Args, String> {
     if !(0.0..=1.0).contains(&settings.lambda) {
         return Err(format!("--lambda {} is not in 0..1", settings.lambda));
     }
+    if !(settings.l2 >= 0.0 && settings.l2.is_finite()) {
+        return Err(format!("--l2 {} is not a finite number >= 0", settings.l2));
+    }
     let positive = |x: f64| x > 0.0 && x.is_finite();
     if !positive(settings.lr) || settings.k.is_some_and(|k| !positive(k)) {
         return Err("--lr and --k must be positive".to_string());
     }
     if data.is_empty() {
         return Err("--data is required".to_string());
+    }
+    if holdout > 50 {
+        return Err(format!("--holdout {holdout} is not in 0..50"));
     }
     Ok(Args {
         variant: variant.ok_or("--variant is required")?,
@@ -97,6 +111,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
         epochs,
         threads,
         limit,
+        holdout,
         init,
         settings,
     })
@@ -130,31 +145,38 @@ fn run<P: Traceable>(args: &Args) -> Result<(), String> {
         }
     };
     let clock = Instant::now();
-    let data = Dataset::load::<P>(&args.data, args.limit)?;
+    let all = Dataset::load::<P>(&args.data, args.limit)?;
+    let (data, held) = all.split(args.holdout);
     if data.is_empty() {
         return Err("no positions in the data".to_string());
     }
     let mut t = Tuner::from_table::<P>(&start_table, &data, args.settings.clone());
-    let (free, all) = t.free_parameters();
+    let (free, params) = t.free_parameters();
     println!(
-        "{} positions traced in {:.1} s; {} weights, {all} parameters, {free} tuned; {} threads",
-        data.len(),
+        "{} positions traced in {:.1} s ({} held out); {} weights, {params} parameters, {free} tuned; {} threads",
+        all.len(),
         clock.elapsed().as_secs_f64(),
+        held.len(),
         P::Table::slots().len(),
         rayon::current_num_threads()
     );
     let k = t.fit_k(&data);
     println!("K = {k:.4}, loss {:.7}", t.loss(&data));
     let before = t.weights();
-    let mut last = f64::NAN;
+    let mut last = None;
     for epoch in 1..=args.epochs {
         let loss = t.epoch(&data);
+        let change = last.map_or("-".to_string(), |l| format!("{:+.3e}", loss - l));
+        let held_out = if held.is_empty() {
+            String::new()
+        } else {
+            format!("  held out {:.7}", t.data_loss(&held))
+        };
         println!(
-            "epoch {epoch:4}  loss {loss:.7}  change {:+.3e}  {:.1} s",
-            loss - last,
+            "epoch {epoch:4}  loss {loss:.7}  change {change}{held_out}  {:.1} s",
             clock.elapsed().as_secs_f64()
         );
-        last = loss;
+        last = Some(loss);
         if epoch % 50 == 0 {
             write_table::<P>(&t, &args.out)?;
         }

@@ -46,6 +46,10 @@ fn tunes_datagen_data_and_writes_the_table() {
         "5",
         "--threads",
         "2",
+        "--holdout",
+        "20",
+        "--l2",
+        "0.0001",
     ]);
     let stdout = String::from_utf8_lossy(&run.stdout);
     assert!(
@@ -58,6 +62,7 @@ fn tunes_datagen_data_and_writes_the_table() {
         "{stdout}"
     );
     assert!(stdout.contains("K = "), "{stdout}");
+    assert!(stdout.contains("held out"), "{stdout}");
     let losses: Vec<f64> = stdout
         .lines()
         .filter(|l| l.starts_with("epoch"))
