@@ -211,8 +211,8 @@ impl Evaluate for Tavreli {
 
     /// Taking a tower wins every piece in it: the enemy's become prisoners,
     /// our buried ones come free. Each piece swings the score by more than
-    /// its value (see [`swing`]), so the sum bounds the gain only with
-    /// that share added.
+    /// its value (its material, less its buried worth, plus its prisoner
+    /// worth), so the sum bounds the gain only with that share added.
     fn capture_value(&self, m: Move) -> i32 {
         let tower = self.tower(m.to());
         if tower.is_empty() {
