@@ -5,6 +5,7 @@
 //! [`SearchEvent`]s through a callback.
 
 pub mod bench;
+pub mod datagen;
 pub mod engine;
 pub mod error;
 pub mod game;

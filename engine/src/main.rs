@@ -4,6 +4,7 @@
 //! volkhv                 speak UCI or XBoard on stdin/stdout (chosen by the first command)
 //! volkhv bench [depth]   search the bench positions, print total nodes and nps
 //! volkhv match ...       play engine-vs-engine matches
+//! volkhv datagen ...     self-play training data for the tuner
 //! volkhv --help | --version
 //! ```
 //!
@@ -26,6 +27,7 @@ usage:
   volkhv                 UCI or XBoard/CECP v2 on stdin/stdout (first command decides)
   volkhv bench [depth]   search the bench positions; prints total nodes and nps
   volkhv match ...       engine-vs-engine matches (see `volkhv match --help`)
+  volkhv datagen ...     self-play positions for the tuner (see `volkhv datagen --help`)
   volkhv --help          this text
   volkhv --version       the version";
 
@@ -49,6 +51,7 @@ fn main() -> ExitCode {
         }
         Some("bench") => bench_command(&args[1..]),
         Some("match") => match_command(&args[1..]),
+        Some("datagen") => datagen_command(&args[1..]),
         Some(other) => {
             eprintln!("volkhv: unknown argument \"{other}\"\n\n{USAGE}");
             ExitCode::from(2)
@@ -80,6 +83,34 @@ fn bench_command(rest: &[String]) -> ExitCode {
         }
         Err(e) => {
             eprintln!("volkhv bench: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn datagen_command(rest: &[String]) -> ExitCode {
+    use engine::datagen;
+    if matches!(rest, [h] if h == "--help" || h == "-h") {
+        println!("{}", datagen::USAGE);
+        return ExitCode::SUCCESS;
+    }
+    let cfg = match datagen::Config::parse(rest) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("volkhv datagen: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match datagen::run(&cfg, true) {
+        Ok(summary) => {
+            eprintln!(
+                "volkhv datagen: {summary}, appended to {}",
+                cfg.out.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("volkhv datagen: {e}");
             ExitCode::FAILURE
         }
     }

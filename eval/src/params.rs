@@ -1,239 +1,203 @@
-//! Every evaluation weight in one place, ready for tuning: material, the
-//! piece-square tables, mobility, king safety, pawn structure and the small
-//! terms. Values are centipawns as `(middlegame, endgame)` pairs; tables are
-//! drawn from White's side with rank 8 on top, so they read like a board.
+//! Every evaluation weight, one table per variant, each with its own single
+//! material scale: the table types (which fields exist and what they mean)
+//! are declared here, their numbers live in `eval/params/<variant>.txt`,
+//! read at compile time (a malformed file is a compile error) and written
+//! back by the tuner (`volkhv-tune`). See [`crate::weights`] for the
+//! machinery and `docs/tuning.md` for the workflow.
 //!
-//! The tables started from simple shapes (centralise knights, advance
-//! pawns, tuck the king into a corner in the middlegame and centralise it in
-//! the endgame) and are meant to be tuned as a whole.
+//! Chess weights are tapered `(middlegame, endgame)` pairs; PlunderChess
+//! uses the same phase (its weights start with equal halves, so the blend
+//! changes nothing until they are tuned apart); Tavreli's are flat (towers
+//! keep every piece on the board, so material says nothing about the phase).
+//! Tables are drawn from White's side with rank 8 on top, so they read like
+//! a board; a piece of `color` on `sq` reads entry
+//! [`crate::pst::table_index`]`(color, sq)`.
 
-use crate::pst::S;
+use crate::weights::weight_table;
+#[cfg(test)]
+use crate::weights::Reader;
 
-/// Material by role index (`Role::index`: P N B R Q K Helgi).
-pub const MATERIAL: [S; 7] = [
-    S(82, 104),
-    S(330, 300),
-    S(350, 320),
-    S(470, 540),
-    S(1000, 990),
-    S(0, 0),
-    S(1250, 1250),
-];
+weight_table! {
+    /// The chess evaluation weights.
+    pub struct ChessWeights("chess");
+    /// Material by role (pawn knight bishop rook queen king).
+    material: list tapered [6];
+    /// Piece-square bonus by role and square, on top of material.
+    pst: grid tapered [6 x 64: "pawn", "knight", "bishop", "rook", "queen", "king"];
+    /// Bonus for the side to move.
+    tempo: scalar tapered [];
+    /// Bonus for owning both bishops.
+    bishop_pair: scalar tapered [];
+    /// Mobility of knight, bishop, rook, queen: per reachable square (not
+    /// own-occupied, not attacked by enemy pawns) beyond mobility_base.
+    mobility: list tapered [4];
+    /// Typical reachable-square counts of knight, bishop, rook, queen.
+    mobility_base: list fixed [4];
+    /// Rook on a file without pawns.
+    rook_open_file: scalar tapered [];
+    /// Rook on a file without own pawns but with enemy ones.
+    rook_semi_open_file: scalar tapered [];
+    /// Per pawn with another own pawn ahead of it on its file.
+    doubled_pawn: scalar tapered [];
+    /// Pawn with no own pawn on the adjacent files.
+    isolated_pawn: scalar tapered [];
+    /// Passed pawn by relative rank (rank 1 first).
+    passed_pawn: list tapered [8];
+    /// Passed pawn on relative rank 4 or beyond whose stop square is empty,
+    /// times (relative rank - 3).
+    passed_free_path: scalar tapered [];
+    /// Passed pawn on relative rank 4 or beyond: per square of (enemy king
+    /// distance - own king distance) to its stop square, times (relative
+    /// rank - 3).
+    passed_king_proximity: scalar tapered [];
+    /// Own pawn one rank and two ranks in front of the king, on its file
+    /// and the adjacent ones, per pawn.
+    pawn_shield: list tapered [2];
+    /// Per file (the king's and the adjacent ones) without an own pawn.
+    king_open_file: scalar tapered [];
+    /// King-zone attack units per attacked zone square: knight, bishop,
+    /// rook, queen.
+    king_attack_weight: list fixed [4];
+    /// Bonus by attack units (capped at 31) into the enemy king zone, with
+    /// two attackers or more and a queen.
+    king_danger: list tapered [32];
+    /// Mop-up (one side up a rook's worth or more, the other without
+    /// pawns), added after the phase blend: per step of the losing king's
+    /// distance from the centre...
+    mop_up_edge: scalar flat [];
+    /// ...and per step the kings are closer than the maximum of 7.
+    mop_up_kings: scalar flat [];
+}
 
-/// Game-phase weight of a role; the phase of the start position is
-/// [`crate::pst::PHASE_MAX`].
-pub const PHASE_WEIGHT: [i32; 7] = [0, 1, 1, 2, 4, 0, 4];
+weight_table! {
+    /// The PlunderChess evaluation weights.
+    pub struct PlunderWeights("plunder");
+    /// Material by role (pawn knight bishop rook queen king).
+    material: list tapered [6];
+    /// Piece-square bonus by role and square.
+    pst: grid tapered [6 x 64: "pawn", "knight", "bishop", "rook", "queen", "king"];
+    /// Added to the king's square bonus while the enemy has a queen.
+    king_vs_queen: list tapered [64];
+    /// Worth of a worn vest (pawn knight bishop rook queen) by wearer: a
+    /// share of the movement it adds; zero where RULES.md 3.2 forbids it.
+    vest: grid tapered [6 x 5: "pawn", "knight", "bishop", "rook", "queen", "king"];
+    /// By role: per square the piece attacks (own pieces excluded), by its
+    /// own movement (not pawns and kings) or its vest's.
+    mobility: list tapered [6];
+}
 
-/// Bonus for the side to move.
-pub const TEMPO: S = S(14, 6);
+weight_table! {
+    /// The Tavreli evaluation weights.
+    pub struct TavreliWeights("tavreli");
+    /// Material by role (pawn knight bishop rook queen king helgi) of the
+    /// top of a tower and of the pieces a capture can win.
+    material: list flat [7];
+    /// Worth of an own piece under an own top, by role.
+    own_below: list flat [7];
+    /// Worth of a prisoner (enemy piece under an own top) to the top's
+    /// owner, by the prisoner's role.
+    prisoner: list flat [7];
+    /// Worth of a buried piece (under an enemy top) to its own side, by role.
+    buried: list flat [7];
+    /// Per piece beneath the top of a tower, to the top's owner.
+    stack_bonus: scalar flat [];
+    /// Per square the top reaches (kings excluded), by tower height 1, 2,
+    /// 3, 4 or more.
+    mobility: list flat [4];
+    /// Square bonus of the top by role and square.
+    pst: grid flat [7 x 64: "pawn", "knight", "bishop", "rook", "queen", "king", "helgi"];
+}
 
-/// Bonus for owning both bishops.
-pub const BISHOP_PAIR: S = S(28, 52);
+/// The chess weights in use.
+pub const CHESS: ChessWeights = ChessWeights::parse(include_str!("../params/chess.txt"));
+/// The PlunderChess weights in use.
+pub const PLUNDER: PlunderWeights = PlunderWeights::parse(include_str!("../params/plunder.txt"));
+/// The Tavreli weights in use.
+pub const TAVRELI: TavreliWeights = TavreliWeights::parse(include_str!("../params/tavreli.txt"));
 
-/// Mobility per reachable square (not own-occupied, not attacked by enemy
-/// pawns), after subtracting the typical count [`MOBILITY_BASE`].
-pub const MOBILITY: [S; 4] = [S(4, 4), S(5, 5), S(2, 4), S(1, 2)];
-/// Typical reachable-square counts of knight, bishop, rook, queen.
-pub const MOBILITY_BASE: [i32; 4] = [4, 6, 6, 12];
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pst::S;
+    use crate::weights::{Kind, Table};
 
-/// Rook on a file without pawns.
-pub const ROOK_OPEN_FILE: S = S(24, 8);
-/// Rook on a file without own pawns but with enemy ones.
-pub const ROOK_SEMI_OPEN_FILE: S = S(10, 6);
+    /// The files are exactly what the tuner writes, so a tuned table drops
+    /// in as a whole-file replacement and a hand edit that misplaces a
+    /// number shows up here.
+    fn canonical<T: Table + PartialEq>(table: &T, file: &str) {
+        assert_eq!(
+            table.to_text(),
+            file,
+            "{} file is not canonical",
+            T::VARIANT
+        );
+        assert_eq!(&T::from_text(file).unwrap(), table);
+        assert_eq!(T::names().len(), T::slots().len());
+        assert_eq!(table.weights().len(), T::slots().len());
+    }
 
-/// Two or more own pawns on a file, per extra pawn.
-pub const DOUBLED_PAWN: S = S(-8, -20);
-/// Pawn with no own pawn on the adjacent files.
-pub const ISOLATED_PAWN: S = S(-10, -12);
-/// Passed pawn by relative rank (rank 1 first).
-pub const PASSED_PAWN: [S; 8] = [
-    S(0, 0),
-    S(2, 8),
-    S(4, 12),
-    S(10, 24),
-    S(24, 44),
-    S(44, 80),
-    S(70, 120),
-    S(0, 0),
-];
-/// Passed pawn whose stop square is empty, scaled by relative rank (≥ 4th).
-pub const PASSED_FREE_PATH: S = S(2, 6);
-/// Passed pawn: per square of (enemy king distance − own king distance) to
-/// its stop square, endgame only, relative rank ≥ 4th.
-pub const PASSED_KING_PROXIMITY: i32 = 4;
+    #[test]
+    fn table_files_are_canonical() {
+        canonical(&CHESS, include_str!("../params/chess.txt"));
+        canonical(&PLUNDER, include_str!("../params/plunder.txt"));
+        canonical(&TAVRELI, include_str!("../params/tavreli.txt"));
+    }
 
-/// Mop-up, when one side is up at least a rook's worth and the other has
-/// no pawns: per step of the losing king's distance from the centre…
-pub const MOP_UP_EDGE: i32 = 12;
-/// …and per step the kings are closer than the maximum of 7.
-pub const MOP_UP_KINGS: i32 = 6;
+    #[test]
+    fn weights_round_trip_and_fixed_fields_stay() {
+        let w: Vec<S> = CHESS.weights().iter().map(|&s| s + S(1, -1)).collect();
+        let t = CHESS.with_weights(&w);
+        let flat_as_written: Vec<S> = ChessWeights::slots()
+            .iter()
+            .zip(&w)
+            .map(|(slot, &s)| {
+                if slot.kind == Kind::Flat {
+                    S(s.0, s.0)
+                } else {
+                    s
+                }
+            })
+            .collect();
+        assert_eq!(t.weights(), flat_as_written);
+        let base = Reader::<_, S>::new(&t);
+        assert_eq!(
+            base.mobility_base(2),
+            Reader::<_, S>::new(&CHESS).mobility_base(2)
+        );
+        assert_eq!(base.tempo(), Reader::<_, S>::new(&CHESS).tempo() + S(1, -1));
+        // A flat weight takes the pair's first value.
+        let w: Vec<S> = TAVRELI.weights().iter().map(|&s| s + S(3, 7)).collect();
+        let t = TAVRELI.with_weights(&w);
+        assert_eq!(
+            Reader::<_, S>::new(&t).stack_bonus(),
+            Reader::<_, S>::new(&TAVRELI).stack_bonus() + S(3, 3)
+        );
+    }
 
-/// Own pawn directly in front of the king (one or two ranks up), per pawn,
-/// on the king's file and the adjacent ones.
-pub const PAWN_SHIELD: [S; 2] = [S(12, 0), S(6, 0)];
-/// The king's file or an adjacent one has no own pawn.
-pub const KING_OPEN_FILE: S = S(-14, 0);
-/// Attack units per attacker into the king zone: N B R Q.
-pub const KING_ATTACK_WEIGHT: [i32; 4] = [2, 2, 3, 5];
-/// Middlegame penalty by attack units (sum of weights × attacked zone
-/// squares, capped at the table length − 1); only with two attackers or more.
-pub const KING_DANGER: [i32; 32] = [
-    0, 2, 5, 9, 14, 20, 27, 35, 44, 54, 65, 77, 90, 104, 119, 135, 152, 170, 189, 209, 230, 252,
-    275, 299, 324, 350, 377, 405, 434, 464, 495, 527,
-];
+    #[test]
+    fn names_and_kinds() {
+        let names = ChessWeights::names();
+        assert_eq!(names[0], "material[0]");
+        assert_eq!(names[6 + 64 + 28], "pst.knight[28]");
+        assert!(names.contains(&"tempo".to_string()));
+        assert!(!names.iter().any(|n| n.starts_with("mobility_base")));
+        let slots = ChessWeights::slots();
+        assert!(slots.iter().all(|s| s.kind != Kind::Fixed));
+        assert_eq!(slots.last().map(|s| s.kind), Some(Kind::Flat));
+        assert_eq!(TavreliWeights::WEIGHTS, TavreliWeights::NUMBERS);
+    }
 
-/// Piece-square table, pawn mg (White's view, rank 8 first).
-#[rustfmt::skip]
-pub const PAWN_MG: [i32; 64] = [
-       0,    0,    0,    0,    0,    0,    0,    0,
-      45,   45,   45,   45,   45,   45,   45,   45,
-      22,   22,   22,   22,   22,   22,   22,   22,
-      10,   12,   16,   24,   24,   16,   12,   10,
-       4,    6,   10,   18,   18,   10,    6,    4,
-      -2,    0,    4,   12,   12,    4,    0,   -2,
-       0,    0,    0,  -12,  -12,    0,    0,    0,
-       0,    0,    0,    0,    0,    0,    0,    0,
-];
-
-/// Piece-square table, pawn eg (White's view, rank 8 first).
-#[rustfmt::skip]
-pub const PAWN_EG: [i32; 64] = [
-       0,    0,    0,    0,    0,    0,    0,    0,
-      60,   60,   60,   60,   60,   60,   60,   60,
-      34,   34,   34,   34,   34,   34,   34,   34,
-      18,   18,   18,   18,   18,   18,   18,   18,
-       8,    8,    8,    8,    8,    8,    8,    8,
-       2,    2,    2,    2,    2,    2,    2,    2,
-       0,    0,    0,    0,    0,    0,    0,    0,
-       0,    0,    0,    0,    0,    0,    0,    0,
-];
-
-/// Piece-square table, knight mg (White's view, rank 8 first).
-#[rustfmt::skip]
-pub const KNIGHT_MG: [i32; 64] = [
-     -46,  -35,  -24,  -13,  -13,  -24,  -35,  -46,
-     -35,  -24,  -13,   -2,   -2,  -13,  -24,  -35,
-     -24,  -13,    4,   15,   15,    4,  -13,  -24,
-     -13,   -2,   15,   26,   26,   15,   -2,  -13,
-     -13,   -2,   15,   26,   26,   15,   -2,  -13,
-     -24,  -13,    4,   15,   15,    4,  -13,  -24,
-     -35,  -24,  -13,   -2,   -2,  -13,  -24,  -35,
-     -56,  -45,  -34,  -23,  -23,  -34,  -45,  -56,
-];
-
-/// Piece-square table, knight eg (White's view, rank 8 first).
-#[rustfmt::skip]
-pub const KNIGHT_EG: [i32; 64] = [
-     -32,  -24,  -16,   -8,   -8,  -16,  -24,  -32,
-     -24,  -16,   -8,    0,    0,   -8,  -16,  -24,
-     -16,   -8,    0,    8,    8,    0,   -8,  -16,
-      -8,    0,    8,   16,   16,    8,    0,   -8,
-      -8,    0,    8,   16,   16,    8,    0,   -8,
-     -16,   -8,    0,    8,    8,    0,   -8,  -16,
-     -24,  -16,   -8,    0,    0,   -8,  -16,  -24,
-     -32,  -24,  -16,   -8,   -8,  -16,  -24,  -32,
-];
-
-/// Piece-square table, bishop mg (White's view, rank 8 first).
-#[rustfmt::skip]
-pub const BISHOP_MG: [i32; 64] = [
-      -6,  -10,   -6,   -2,   -2,   -6,  -10,   -6,
-     -10,    2,   -2,    2,    2,   -2,    2,  -10,
-      -6,   -2,   10,    6,    6,   10,   -2,   -6,
-      -2,    2,    6,   18,   18,    6,    2,   -2,
-      -2,    2,    6,   18,   18,    6,    2,   -2,
-      -6,   -2,   10,    6,    6,   10,   -2,   -6,
-     -10,    2,   -2,    2,    2,   -2,    2,  -10,
-     -14,  -18,  -14,  -10,  -10,  -14,  -18,  -14,
-];
-
-/// Piece-square table, bishop eg (White's view, rank 8 first).
-#[rustfmt::skip]
-pub const BISHOP_EG: [i32; 64] = [
-     -10,   -7,   -4,   -1,   -1,   -4,   -7,  -10,
-      -7,   -4,   -1,    2,    2,   -1,   -4,   -7,
-      -4,   -1,    2,    5,    5,    2,   -1,   -4,
-      -1,    2,    5,    8,    8,    5,    2,   -1,
-      -1,    2,    5,    8,    8,    5,    2,   -1,
-      -4,   -1,    2,    5,    5,    2,   -1,   -4,
-      -7,   -4,   -1,    2,    2,   -1,   -4,   -7,
-     -10,   -7,   -4,   -1,   -1,   -4,   -7,  -10,
-];
-
-/// Piece-square table, rook mg (White's view, rank 8 first).
-#[rustfmt::skip]
-pub const ROOK_MG: [i32; 64] = [
-      -4,    0,    4,    8,    8,    4,    0,   -4,
-      10,   14,   18,   22,   22,   18,   14,   10,
-     -10,    0,    4,    8,    8,    4,    0,  -10,
-     -10,    0,    4,    8,    8,    4,    0,  -10,
-     -10,    0,    4,    8,    8,    4,    0,  -10,
-     -10,    0,    4,    8,    8,    4,    0,  -10,
-     -10,    0,    4,    8,    8,    4,    0,  -10,
-      -4,    0,    4,    8,    8,    4,    0,   -4,
-];
-
-/// Piece-square table, rook eg (White's view, rank 8 first).
-#[rustfmt::skip]
-pub const ROOK_EG: [i32; 64] = [
-       0,    0,    0,    0,    0,    0,    0,    0,
-      10,   10,   10,   10,   10,   10,   10,   10,
-       2,    2,    2,    2,    2,    2,    2,    2,
-       2,    2,    2,    2,    2,    2,    2,    2,
-       2,    2,    2,    2,    2,    2,    2,    2,
-       0,    0,    0,    0,    0,    0,    0,    0,
-       0,    0,    0,    0,    0,    0,    0,    0,
-       0,    0,    0,    0,    0,    0,    0,    0,
-];
-
-/// Piece-square table, queen mg (White's view, rank 8 first).
-#[rustfmt::skip]
-pub const QUEEN_MG: [i32; 64] = [
-     -14,  -12,  -10,   -8,   -8,  -10,  -12,  -14,
-     -12,  -10,   -8,   -6,   -6,   -8,  -10,  -12,
-     -10,   -8,   -6,   -4,   -4,   -6,   -8,  -10,
-      -2,    0,    2,    4,    4,    2,    0,   -2,
-      -2,    0,    2,    4,    4,    2,    0,   -2,
-      -4,   -2,    0,    2,    2,    0,   -2,   -4,
-      -6,   -4,   -2,    0,    0,   -2,   -4,   -6,
-     -12,  -10,   -8,   -6,   -6,   -8,  -10,  -12,
-];
-
-/// Piece-square table, queen eg (White's view, rank 8 first).
-#[rustfmt::skip]
-pub const QUEEN_EG: [i32; 64] = [
-     -20,  -14,   -8,   -2,   -2,   -8,  -14,  -20,
-     -14,   -8,   -2,    4,    4,   -2,   -8,  -14,
-      -8,   -2,    4,   10,   10,    4,   -2,   -8,
-      -2,    4,   10,   16,   16,   10,    4,   -2,
-      -2,    4,   10,   16,   16,   10,    4,   -2,
-      -8,   -2,    4,   10,   10,    4,   -2,   -8,
-     -14,   -8,   -2,    4,    4,   -2,   -8,  -14,
-     -20,  -14,   -8,   -2,   -2,   -8,  -14,  -20,
-];
-
-/// Piece-square table, king mg (White's view, rank 8 first).
-#[rustfmt::skip]
-pub const KING_MG: [i32; 64] = [
-     -70,  -74,  -74,  -74,  -74,  -74,  -74,  -70,
-     -70,  -74,  -74,  -74,  -74,  -74,  -74,  -70,
-     -70,  -74,  -74,  -74,  -74,  -74,  -74,  -70,
-     -60,  -64,  -64,  -64,  -64,  -64,  -64,  -60,
-     -50,  -54,  -54,  -54,  -54,  -54,  -54,  -50,
-     -40,  -44,  -44,  -44,  -44,  -44,  -44,  -40,
-      10,   12,   -6,  -20,  -20,   -6,   12,   10,
-      20,   35,   14,   -6,   -6,   10,   38,   22,
-];
-
-/// Piece-square table, king eg (White's view, rank 8 first).
-#[rustfmt::skip]
-pub const KING_EG: [i32; 64] = [
-     -18,  -16,  -14,  -12,  -12,  -14,  -16,  -18,
-     -16,   -4,   -2,    0,    0,   -2,   -4,  -16,
-     -14,   -2,   10,   12,   12,   10,   -2,  -14,
-     -12,    0,   12,   24,   24,   12,    0,  -12,
-     -12,    0,   12,   24,   24,   12,    0,  -12,
-     -14,   -2,   10,   12,   12,   10,   -2,  -14,
-     -16,   -4,   -2,    0,    0,   -2,   -4,  -16,
-     -18,  -16,  -14,  -12,  -12,  -14,  -16,  -18,
-];
+    #[test]
+    fn bad_files_are_errors() {
+        let text = CHESS.to_text();
+        let short = text.replacen("  1000 ", "  ", 1);
+        assert!(ChessWeights::from_text(&short)
+            .unwrap_err()
+            .contains("numbers, the layout has"));
+        let bad = text.replacen("  1000 ", "  10x0 ", 1);
+        let e = ChessWeights::from_text(&bad).unwrap_err();
+        assert!(e.starts_with("line 8: \"10x0\""), "{e}");
+        let huge = text.replacen("  1000 ", "  99999999999 ", 1);
+        assert!(ChessWeights::from_text(&huge).is_err());
+    }
+}

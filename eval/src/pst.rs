@@ -1,18 +1,18 @@
 //! Shared evaluation machinery for every variant: the `(middlegame,
-//! endgame)` score pair [`S`], game phase and tapering, and piece-square
-//! table lookup.
+//! endgame)` score pair [`S`], game phase and tapering, and the index of a
+//! piece-square table entry.
 //!
 //! ```
-//! use eval::pst::{pst, taper, S, PHASE_MAX};
-//! use movegen::{Color, Role, Square};
-//! // A white knight on e4 and a black knight on e5 score the same.
-//! let w = pst(Role::Knight, Color::White, Square::parse("e4").unwrap());
-//! let b = pst(Role::Knight, Color::Black, Square::parse("e5").unwrap());
+//! use eval::pst::{table_index, taper, S, PHASE_MAX};
+//! use movegen::{Color, Square};
+//! // A white piece on e4 and a black one on e5 read the same entry.
+//! let w = table_index(Color::White, Square::parse("e4").unwrap());
+//! let b = table_index(Color::Black, Square::parse("e5").unwrap());
 //! assert_eq!(w, b);
 //! assert_eq!(taper(S(100, 0), PHASE_MAX), 100);
 //! ```
 
-use crate::params;
+use movegen::board::Board;
 use movegen::{Color, Role, Square};
 use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
@@ -70,11 +70,20 @@ impl Neg for S {
 /// = 24); more material (plunder vests, tavreli helgi) is capped to it.
 pub const PHASE_MAX: i32 = 24;
 
-/// Phase weight of one piece of `role`.
+/// Game-phase weight of a role (P N B R Q K Helgi): structure, not a
+/// tuned weight.
+pub const PHASE_WEIGHT: [i32; 7] = [0, 1, 1, 2, 4, 0, 4];
+
+/// The game phase of a chess-like board, `0..=PHASE_MAX`: [`PHASE_WEIGHT`]
+/// summed over the pieces.
 #[must_use]
 #[inline]
-pub const fn phase_weight(role: Role) -> i32 {
-    params::PHASE_WEIGHT[role.index()]
+pub fn phase(board: &Board) -> i32 {
+    let mut phase = 0;
+    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        phase += board.by_role(role).count() as i32 * PHASE_WEIGHT[role.index()];
+    }
+    phase.min(PHASE_MAX)
 }
 
 /// Blends a pair by phase: `PHASE_MAX` is pure middlegame, 0 pure endgame.
@@ -84,13 +93,6 @@ pub const fn phase_weight(role: Role) -> i32 {
 pub fn taper(s: S, phase: i32) -> i32 {
     let p = phase.clamp(0, PHASE_MAX);
     (s.0 * p + s.1 * (PHASE_MAX - p)) / PHASE_MAX
-}
-
-/// Material of one piece.
-#[must_use]
-#[inline]
-pub const fn material(role: Role) -> S {
-    params::MATERIAL[role.index()]
 }
 
 /// Index into a rank-8-first table for a piece of `color` on `sq`: White
@@ -104,46 +106,20 @@ pub const fn table_index(color: Color, sq: Square) -> usize {
     }
 }
 
-/// The piece-square bonus (without material) of a piece of `role` and
-/// `color` on `sq`, from that piece's side's view. Helgi (tavreli) uses the
-/// queen's table.
-#[must_use]
-#[inline]
-pub fn pst(role: Role, color: Color, sq: Square) -> S {
-    let i = table_index(color, sq);
-    let (mg, eg) = match role {
-        Role::Pawn => (&params::PAWN_MG, &params::PAWN_EG),
-        Role::Knight => (&params::KNIGHT_MG, &params::KNIGHT_EG),
-        Role::Bishop => (&params::BISHOP_MG, &params::BISHOP_EG),
-        Role::Rook => (&params::ROOK_MG, &params::ROOK_EG),
-        Role::Queen | Role::Helgi => (&params::QUEEN_MG, &params::QUEEN_EG),
-        Role::King => (&params::KING_MG, &params::KING_EG),
-    };
-    S(mg[i], eg[i])
-}
-
-/// Material plus piece-square bonus of a piece, from its side's view.
-#[must_use]
-#[inline]
-pub fn piece_value(role: Role, color: Color, sq: Square) -> S {
-    material(role) + pst(role, color, sq)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn tables_are_mirrored_between_colours() {
-        for role in Role::ALL {
-            for sq in Square::all() {
-                assert_eq!(
-                    pst(role, Color::White, sq),
-                    pst(role, Color::Black, sq.flip_vertical()),
-                    "{role:?} {sq}"
-                );
-            }
+        for sq in Square::all() {
+            assert_eq!(
+                table_index(Color::White, sq),
+                table_index(Color::Black, sq.flip_vertical())
+            );
         }
+        // White's a1 is the bottom left of the drawn table.
+        assert_eq!(table_index(Color::White, Square::A1), 56);
     }
 
     #[test]
@@ -153,12 +129,5 @@ mod tests {
         assert_eq!(taper(s, 0), -20);
         assert_eq!(taper(s, PHASE_MAX / 2), 10);
         assert_eq!(taper(s, 99), 40);
-    }
-
-    #[test]
-    fn white_pawn_advances_are_rewarded() {
-        let e2 = Square::parse("e2").unwrap_or(Square::A1);
-        let e4 = Square::parse("e4").unwrap_or(Square::A1);
-        assert!(pst(Role::Pawn, Color::White, e4).0 > pst(Role::Pawn, Color::White, e2).0);
     }
 }

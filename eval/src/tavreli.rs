@@ -3,7 +3,8 @@
 //! value because they are freed if the tower falls), buried own pieces under
 //! enemy tops at a small part value (they may be freed), a bonus per owned
 //! stack, mobility of the tops weighted by tower height (every square a tall
-//! tower reaches is several moves), and simple piece-square terms. Also the
+//! tower reaches is several moves), and piece-square tables, with the flat
+//! weights of [`crate::params::TAVRELI`]. Also the
 //! search's Tavreli exchange model: what a capture can win (the whole
 //! tower) and a static exchange evaluation where the stack grows with each
 //! capture.
@@ -14,82 +15,45 @@
 //! assert_eq!(Tavreli::startpos().evaluate(), 0);
 //! ```
 
-use crate::{role_value, Evaluate};
+use crate::params::{TavreliWeights, TAVRELI};
+use crate::pst::{table_index, PHASE_MAX, S};
+use crate::weights::{Acc, Reader, Trace, Traced};
+use crate::{attacks_of, Evaluate};
 use movegen::{
     attacks, Bitboard, Color, Move, MoveKind, Position, Role, Square, Tavreli, Tower, TowerPiece,
 };
 
-/// Share (percent) of its value an own piece under an own top counts.
-const OWN_BELOW_PCT: i32 = 90;
-/// Share of its value a prisoner (enemy piece under an own top) counts for the owner.
-const PRISONER_PCT: i32 = 45;
-/// Share of its value a buried own piece (under an enemy top) still counts.
-const BURIED_PCT: i32 = 25;
-/// Largest swing (percent of its value) one piece in a taken tower makes:
-/// an enemy top goes from full value for them to a prisoner for us plus
-/// buried for them (100 - 25 + 45).
-const CAPTURE_SWING_PCT: i32 = 100 - BURIED_PCT + PRISONER_PCT;
-/// Bonus per piece beneath the top of an owned tower (the stack is one unit).
-const STACK_BONUS: i32 = 8;
-/// Centipawns per reachable square, per piece in the tower up to `MOBILITY_HEIGHT_CAP`.
-const MOBILITY_CP: i32 = 2;
-/// Height beyond which more pieces add no mobility weight.
-const MOBILITY_HEIGHT_CAP: i32 = 4;
-/// Centre bonus of knights, bishops and helgis: by distance to the centre (0..3).
-const CENTRE: [i32; 4] = [20, 10, 0, -10];
-/// Pawn bonus per rank advanced (relative rank 1..6).
-const PAWN_ADVANCE_CP: i32 = 6;
+/// The weights as the evaluation reads them, summed as `A`.
+type W<'a, A> = Reader<'a, TavreliWeights, A>;
 
-/// Value of a piece as it stands (a promoted pawn as its piece, kings 0).
+/// The weights as plain numbers (the exchange model's values).
+const VALUES: W<'static, S> = Reader::new(&TAVRELI);
+
+/// Material of a piece as it stands (a promoted pawn as its piece, kings 0).
 fn value(p: TowerPiece) -> i32 {
-    role_value(p.role())
+    VALUES.material(p.role().index()).0
 }
 
-fn centre_distance(sq: Square) -> usize {
-    let f = i32::from(sq.file().0);
-    let r = i32::from(sq.rank().0);
-    let d = (2 * f - 7).abs().max((2 * r - 7).abs()) / 2;
-    d as usize
+/// How much taking piece `p` in a tower swings the score: an enemy top or
+/// prisoner goes from its full value for them to a prisoner for us plus a
+/// buried piece for them; our own buried piece comes free the same way.
+fn swing(p: TowerPiece) -> i32 {
+    role_swing(p.role())
 }
 
-/// Piece-square term of a top piece.
-fn square_bonus(p: TowerPiece, sq: Square) -> i32 {
-    match p.role() {
-        Role::Knight | Role::Bishop | Role::Helgi => CENTRE[centre_distance(sq)],
-        Role::Pawn => {
-            let rank = i32::from(sq.rank().0);
-            let advanced = if p.color() == Color::White {
-                rank - 1
-            } else {
-                6 - rank
-            };
-            PAWN_ADVANCE_CP * advanced.max(0)
-        }
-        _ => 0,
-    }
+fn role_swing(role: Role) -> i32 {
+    let r = role.index();
+    VALUES.material(r).0 - VALUES.buried(r).0 + VALUES.prisoner(r).0
+}
+
+/// The swing of a whole tower.
+fn tower_swing(t: Tower) -> i32 {
+    t.iter().map(swing).sum()
 }
 
 /// Squares the top on `sq` attacks (a pawn: its two capture squares).
 fn reach(sq: Square, top: TowerPiece, occ: Bitboard) -> Bitboard {
-    match top.role() {
-        Role::King => attacks::king(sq),
-        Role::Knight => attacks::knight(sq),
-        Role::Bishop => attacks::bishop(sq, occ),
-        Role::Rook => attacks::rook(sq, occ),
-        Role::Queen => attacks::queen(sq, occ),
-        Role::Helgi => attacks::queen(sq, occ) | attacks::knight(sq),
-        Role::Pawn => attacks::pawn(top.color(), sq),
-    }
-}
-
-/// Sum of the values of a tower's pieces.
-fn tower_value(t: Tower) -> i32 {
-    t.iter().map(value).sum()
-}
-
-/// What taking a tower of pieces worth `material` swings the score by.
-fn swing(material: i32) -> i32 {
-    material * CAPTURE_SWING_PCT / 100
+    attacks_of(top.role(), top.color(), sq, occ)
 }
 
 /// Tops of `color` that could move onto `to` through `occ`, but not those
@@ -124,15 +88,15 @@ fn exchange_ge(pos: &Tavreli, m: Move, threshold: i32) -> bool {
     };
     let (_, group) = source.split(k);
     let mut occ = pos.owned(Color::White) | pos.owned(Color::Black);
-    // Material on the square before the move (reinforcing an own tower
-    // puts nothing new at stake but the group).
+    // The swing of what is on the square before the move (reinforcing an
+    // own tower puts nothing new at stake but the group).
     let taken = if m.kind() == MoveKind::EnPassant {
         let pushed = to.shift(-us.forward());
         occ.remove(pushed);
         occ.add(to);
-        tower_value(pos.tower(pushed))
+        tower_swing(pos.tower(pushed))
     } else if m.is_capture() {
-        tower_value(pos.tower(to))
+        tower_swing(pos.tower(to))
     } else {
         0
     };
@@ -142,8 +106,8 @@ fn exchange_ge(pos: &Tavreli, m: Move, threshold: i32) -> bool {
     occ.add(to);
     let mut used = Bitboard::from_square(from) | Bitboard::from_square(to);
     let mut gains = [0i32; 40];
-    gains[0] = swing(taken);
-    let mut stake = taken + tower_value(group);
+    gains[0] = taken;
+    let mut stake = taken + tower_swing(group);
     let mut side = us.flip();
     let mut d = 0;
     // Nothing is ever placed on a king: a group the king tops is safe.
@@ -159,14 +123,14 @@ fn exchange_ge(pos: &Tavreli, m: Move, threshold: i32) -> bool {
             break;
         }
         d += 1;
-        gains[d] = swing(stake) - gains[d - 1];
+        gains[d] = stake - gains[d - 1];
         if (-gains[d - 1]).max(gains[d]) < 0 {
             break;
         }
         if top.role() == Role::King {
             break;
         }
-        stake += value(top);
+        stake += swing(top);
         used.add(sq);
         if pos.tower(sq).len() == 1 {
             occ.remove(sq);
@@ -193,33 +157,49 @@ fn least_valuable(pos: &Tavreli, attackers: Bitboard) -> Option<(Square, TowerPi
         })
 }
 
-/// White's score minus black's, in centipawns.
-fn white_score(pos: &Tavreli) -> i32 {
+/// White's score minus black's, as `A`.
+fn white_terms<A: Acc>(pos: &Tavreli, w: &W<'_, A>) -> A {
     let occ = pos.owned(Color::White) | pos.owned(Color::Black);
     let kings = pos.tops_of(Role::King);
-    let mut score = [0i32; 2];
+    let mut score = [A::default(), A::default()];
     for sq in occ {
         let tower = pos.tower(sq);
         let Some(top) = tower.top() else { continue };
         let owner = top.color();
         let o = owner.index();
         let h = tower.len();
-        score[o] += value(top) + square_bonus(top, sq);
+        let r = top.role().index();
+        score[o] += w.material(r) + w.pst(r, table_index(owner, sq));
         for p in tower.iter().take(h - 1) {
-            let v = value(p);
+            let r = p.role().index();
             if p.color() == owner {
-                score[o] += v * OWN_BELOW_PCT / 100;
+                score[o] += w.own_below(r);
             } else {
-                score[o] += v * PRISONER_PCT / 100;
-                score[p.color().index()] += v * BURIED_PCT / 100;
+                score[o] += w.prisoner(r);
+                score[p.color().index()] += w.buried(r);
             }
-            score[o] += STACK_BONUS;
+            score[o] += w.stack_bonus();
         }
-        let height = (h as i32).min(MOBILITY_HEIGHT_CAP);
+        let height = h.min(MOBILITY_HEIGHTS);
         let squares = (reach(sq, top, occ) - kings).count() as i32;
-        score[o] += MOBILITY_CP * squares * height;
+        score[o] += w.mobility(height - 1) * squares;
     }
-    score[0] - score[1]
+    let [white, black] = score;
+    white - black
+}
+
+/// Tower heights with their own mobility weight (taller ones count as this).
+const MOBILITY_HEIGHTS: usize = 4;
+
+fn evaluate_with<A: Acc>(pos: &Tavreli, w: &W<'_, A>) -> A::Out {
+    // Flat weights only: the blend at full phase leaves the sum as it is.
+    A::finish(white_terms(pos, w), A::default(), PHASE_MAX, 1, pos.turn())
+}
+
+/// The evaluation as a linear function of the weights (see [`Trace`]).
+#[must_use]
+pub fn trace(pos: &Tavreli) -> Trace {
+    evaluate_with::<Traced>(pos, &Reader::new(&TAVRELI))
 }
 
 impl Evaluate for Tavreli {
@@ -231,15 +211,15 @@ impl Evaluate for Tavreli {
 
     /// Taking a tower wins every piece in it: the enemy's become prisoners,
     /// our buried ones come free. Each piece swings the score by more than
-    /// its value (see the percentages above), so the sum bounds the gain
-    /// only with that share added.
+    /// its value (its material, less its buried worth, plus its prisoner
+    /// worth), so the sum bounds the gain only with that share added.
     fn capture_value(&self, m: Move) -> i32 {
         let tower = self.tower(m.to());
         if tower.is_empty() {
             // En passant: the pawn's tower is taken; a pawn is the usual case.
-            return swing(role_value(Role::Pawn));
+            return role_swing(Role::Pawn);
         }
-        swing(tower_value(tower)) + STACK_BONUS * 2 * tower.len() as i32
+        tower_swing(tower) + VALUES.stack_bonus().0 * 2 * tower.len() as i32
     }
 
     fn see_ge(&self, m: Move, threshold: i32) -> bool {
@@ -247,48 +227,14 @@ impl Evaluate for Tavreli {
     }
 
     fn evaluate(&self) -> i32 {
-        let s = white_score(self);
-        match self.turn() {
-            Color::White => s,
-            Color::Black => -s,
-        }
+        evaluate_with::<S>(self, &Reader::new(&TAVRELI))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The colour-swapped, rank-mirrored FEN (same position for the other side).
-    fn mirror(fen: &str) -> String {
-        let f: Vec<&str> = fen.split_whitespace().collect();
-        let swap = |s: &str| -> String {
-            s.chars()
-                .map(|c| {
-                    if c.is_ascii_uppercase() {
-                        c.to_ascii_lowercase()
-                    } else {
-                        c.to_ascii_uppercase()
-                    }
-                })
-                .collect()
-        };
-        let board: Vec<String> = f[0].split('/').rev().map(swap).collect();
-        let side = if f[1] == "w" { "b" } else { "w" };
-        let ep = if f[3] == "-" {
-            "-".to_string()
-        } else {
-            let b = f[3].as_bytes();
-            format!("{}{}", char::from(b[0]), char::from(b'9' - (b[1] - b'0')))
-        };
-        format!(
-            "{} {side} {} {ep} {} {}",
-            board.join("/"),
-            swap(f[2]),
-            f[4],
-            f[5]
-        )
-    }
+    use crate::test_util::mirror;
 
     const FENS: [&str; 6] = [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -362,7 +308,9 @@ mod tests {
 
     #[test]
     fn exchanges_take_the_growing_stack() {
-        let s = |v: i32| v * CAPTURE_SWING_PCT / 100;
+        // Each piece of a taken tower swings the score by 120% of its
+        // value (100 - 25% buried + 45% prisoner).
+        let s = |v: i32| v * 120 / 100;
         // An undefended tower: its whole material.
         exchange_is("4k3/8/8/3(Qp)4/8/8/3R4/4K3 w - - 0 1", "d2d5", s(1050));
         // A pawn-topped tower defended by a pawn, taken by the rook: black

@@ -1,0 +1,600 @@
+//! `volkhv datagen`: self-play games at a fixed node budget per move that
+//! label quiet positions with the game's result and the search's score,
+//! the training data of the tuner (`volkhv-tune`).
+//!
+//! Each game starts with a few random legal plies (so the games differ),
+//! then both sides search `--nodes` nodes per move with one thread and the
+//! game's own hash table. A position is written when the side to move is
+//! not in check, the best move is not a capture and the score is not a
+//! mate score (positions whose value the static evaluation can be expected
+//! to know).
+//!
+//! Game `i`'s random numbers come from its own seed, derived from `--seed`
+//! and `i`, and finished games are written in game order, so the same
+//! arguments give the same file whatever `--concurrency` is. Output is
+//! appended; each run starts with a `#` line naming its arguments.
+//!
+//! # File format
+//! One position per line, `|`-separated (FENs never contain `|`):
+//!
+//! ```text
+//! <FEN> | <score> | <result>
+//! rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 1 2 | 31 | 0.5
+//! ```
+//!
+//! `score`: the search's score in centipawns from White's view; `result`:
+//! the game's result from White's view, `1.0`, `0.5` or `0.0`. Lines
+//! starting with `#` are comments.
+
+use crate::engine::{EventSink, Options};
+use crate::game::Game;
+use crate::limits::{Limits, Score, SearchEvent};
+use crate::search::{self, Shared, STACK_SIZE};
+use eval::Evaluate;
+use movegen::{Chess, Color, MoveList, Outcome, Plunder, Position, Tavreli, Variant};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::Instant;
+
+/// Hash table of each game (MiB).
+pub const HASH_MB: usize = 16;
+/// A game still running after this many plies is scored a draw.
+pub const MAX_PLIES: usize = 600;
+/// Most random opening plies.
+pub const MAX_RANDOM_PLIES: u64 = 100;
+/// Most games generated in parallel.
+pub const MAX_CONCURRENCY: u64 = 256;
+
+/// The usage text of `volkhv datagen`.
+pub const USAGE: &str = "\
+usage: volkhv datagen --variant V --games N --nodes K --out FILE
+                      [--random-plies P] [--seed S] [--concurrency T]
+  --variant V        chess, plunder or tavreli
+  --games N          games to play (1..)
+  --nodes K          nodes searched per move (1..)
+  --random-plies P   random legal plies opening each game (0..100, default 8)
+  --seed S           seed of the whole run (default 0): game i uses its own
+                     seed derived from S and i
+  --concurrency T    games played at once (1..256, default 1); the file
+                     does not depend on it
+  --out FILE         appended to: `FEN | score | result` lines (White's view)";
+
+/// What `volkhv datagen` is asked to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// The variant played.
+    pub variant: Variant,
+    /// Games to play.
+    pub games: u64,
+    /// Nodes per move.
+    pub nodes: u64,
+    /// Random plies opening each game.
+    pub random_plies: u64,
+    /// Seed of the whole run.
+    pub seed: u64,
+    /// Games played at once.
+    pub concurrency: u64,
+    /// The file appended to.
+    pub out: PathBuf,
+}
+
+fn number(flag: &str, token: &str, min: u64, max: u64) -> Result<u64, String> {
+    match token.parse::<u64>() {
+        Ok(v) if (min..=max).contains(&v) => Ok(v),
+        Ok(v) => Err(format!("{flag} {v} is out of range {min}..{max}")),
+        Err(_) => Err(format!("{flag} expects a whole number, got \"{token}\"")),
+    }
+}
+
+impl Config {
+    /// Reads the arguments after `datagen`.
+    ///
+    /// # Errors
+    /// A one-line reason: an unknown or repeated flag, a missing or bad
+    /// value, a missing required flag.
+    pub fn parse(args: &[String]) -> Result<Config, String> {
+        let mut values: BTreeMap<&str, &str> = BTreeMap::new();
+        let mut it = args.iter();
+        while let Some(flag) = it.next() {
+            let known = [
+                "--variant",
+                "--games",
+                "--nodes",
+                "--random-plies",
+                "--seed",
+                "--concurrency",
+                "--out",
+            ];
+            let Some(&name) = known.iter().find(|&&k| k == flag) else {
+                return Err(format!("unknown argument \"{flag}\""));
+            };
+            let Some(value) = it.next() else {
+                return Err(format!("{name} needs a value"));
+            };
+            if values.insert(name, value).is_some() {
+                return Err(format!("{name} given twice"));
+            }
+        }
+        let required = |name: &str| {
+            values
+                .get(name)
+                .copied()
+                .ok_or_else(|| format!("{name} is required"))
+        };
+        let optional =
+            |name: &str, default: &'static str| values.get(name).copied().unwrap_or(default);
+        let variant = required("--variant")?;
+        let variant = Variant::from_name(variant).ok_or_else(|| {
+            format!("--variant \"{variant}\" is not one of chess, plunder, tavreli")
+        })?;
+        let out = required("--out")?;
+        if out.is_empty() {
+            return Err("--out needs a file name".to_string());
+        }
+        Ok(Config {
+            variant,
+            games: number("--games", required("--games")?, 1, u64::MAX)?,
+            nodes: number("--nodes", required("--nodes")?, 1, u64::MAX)?,
+            random_plies: number(
+                "--random-plies",
+                optional("--random-plies", "8"),
+                0,
+                MAX_RANDOM_PLIES,
+            )?,
+            seed: number("--seed", optional("--seed", "0"), 0, u64::MAX)?,
+            concurrency: number(
+                "--concurrency",
+                optional("--concurrency", "1"),
+                1,
+                MAX_CONCURRENCY,
+            )?,
+            out: PathBuf::from(out),
+        })
+    }
+
+    /// The comment line a run starts with: everything the file's content
+    /// depends on (not the concurrency, not the file name).
+    #[must_use]
+    pub fn header(&self) -> String {
+        format!(
+            "# volkhv datagen --variant {} --games {} --nodes {} --random-plies {} --seed {}",
+            self.variant, self.games, self.nodes, self.random_plies, self.seed
+        )
+    }
+}
+
+/// One labelled position of a data file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    /// The position.
+    pub fen: String,
+    /// The search's score, centipawns, White's view.
+    pub score: i32,
+    /// The game's result for White: 1, 0.5 or 0.
+    pub result: f64,
+}
+
+impl Record {
+    /// Reads one data line (see the module doc).
+    ///
+    /// # Errors
+    /// A reason naming the bad field.
+    pub fn parse(line: &str) -> Result<Record, String> {
+        let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+        let [fen, score, result] = fields[..] else {
+            return Err(format!(
+                "expected 3 '|'-separated fields, got {}",
+                fields.len()
+            ));
+        };
+        if fen.is_empty() {
+            return Err("empty FEN".to_string());
+        }
+        let score = score
+            .parse::<i32>()
+            .map_err(|_| format!("score \"{score}\" is not a whole number"))?;
+        let result = match result {
+            "1.0" => 1.0,
+            "0.5" => 0.5,
+            "0.0" => 0.0,
+            r => return Err(format!("result \"{r}\" is not 1.0, 0.5 or 0.0")),
+        };
+        Ok(Record {
+            fen: fen.to_string(),
+            score,
+            result,
+        })
+    }
+
+    /// The data line (no newline).
+    #[must_use]
+    pub fn line(&self) -> String {
+        format!("{} | {} | {:.1}", self.fen, self.score, self.result)
+    }
+}
+
+/// SplitMix64: small, fast, and every seed (0 included) gives a good stream.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a seed.
+    #[must_use]
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n > 0`; the bias for small `n` is negligible).
+    pub fn below(&mut self, n: usize) -> usize {
+        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
+    }
+}
+
+/// The seed of game `index` of a run seeded `seed`.
+#[must_use]
+pub fn game_seed(seed: u64, index: u64) -> u64 {
+    let mut r = Rng::new(seed ^ Rng::new(index).next_u64());
+    r.next_u64()
+}
+
+/// A finished game: its labelled positions and result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    /// The positions written, in game order.
+    pub records: Vec<Record>,
+    /// Result for White.
+    pub result: f64,
+    /// Plies played (random opening included).
+    pub plies: usize,
+    /// The moves of the game from the start position (not written; for
+    /// checking the records against the game).
+    pub moves: Vec<String>,
+}
+
+/// Tries opening a game with `plies` random legal moves from the start
+/// position until one does not end the game early.
+fn opening<P: Position + Evaluate>(rng: &mut Rng, plies: u64) -> Game<P> {
+    loop {
+        let mut game = match Game::<P>::new(None) {
+            Ok(g) => g,
+            Err(e) => unreachable!("the start position parses: {e}"),
+        };
+        let mut list = MoveList::new();
+        for _ in 0..plies {
+            list.clear();
+            game.position().legal_moves(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            game.play_move(list[rng.below(list.len())]);
+        }
+        if game.status().is_none() {
+            return game;
+        }
+    }
+}
+
+/// Searches the current position to the node limit; the best move and
+/// the last reported score.
+fn search_move<P: Position + Evaluate>(
+    game: &Game<P>,
+    limits: &Limits,
+    options: &Options,
+    shared: &Shared,
+) -> Option<(String, Score)> {
+    let seen: Arc<Mutex<(Option<String>, Option<Score>)>> = Arc::new(Mutex::new((None, None)));
+    let seen_in = Arc::clone(&seen);
+    let sink: EventSink = Arc::new(move |e| {
+        if let Ok(mut s) = seen_in.lock() {
+            match e {
+                SearchEvent::Info(info) if info.multipv == 1 => s.1 = Some(info.score),
+                SearchEvent::BestMove { best, .. } => s.0 = best,
+                _ => {}
+            }
+        }
+    });
+    shared.stop.store(false, Ordering::Relaxed);
+    shared.abort.store(false, Ordering::Relaxed);
+    search::run(game, limits, options, shared, &sink);
+    let (best, score) = seen.lock().ok()?.clone();
+    Some((best?, score?))
+}
+
+fn white_view(v: i32, turn: Color) -> i32 {
+    match turn {
+        Color::White => v,
+        Color::Black => -v,
+    }
+}
+
+/// Plays game `index` of the run (on a thread with the search's stack size).
+#[must_use]
+pub fn play_game<P: Position + Evaluate>(cfg: &Config, index: u64) -> GameRecord {
+    let mut rng = Rng::new(game_seed(cfg.seed, index));
+    let mut game = opening::<P>(&mut rng, cfg.random_plies);
+    let shared = Shared::new(HASH_MB);
+    let options = Options {
+        hash_mb: HASH_MB,
+        threads: 1,
+        ..Options::default()
+    };
+    let limits = Limits {
+        nodes: Some(cfg.nodes),
+        ..Limits::default()
+    };
+    let mut records = Vec::new();
+    let result = loop {
+        if let Some(outcome) = game.status() {
+            break match outcome {
+                Outcome::Checkmate {
+                    winner: Color::White,
+                } => 1.0,
+                Outcome::Checkmate {
+                    winner: Color::Black,
+                } => 0.0,
+                _ => 0.5,
+            };
+        }
+        if game.moves().len() >= MAX_PLIES {
+            break 0.5;
+        }
+        let Some((best, score)) = search_move(&game, &limits, &options, &shared) else {
+            break 0.5;
+        };
+        let pos = game.position();
+        let Ok(m) = pos.parse_move(&best) else {
+            unreachable!("the search reports a legal move, got {best}");
+        };
+        if let Score::Cp(cp) = score {
+            if !pos.is_check() && !m.is_capture() {
+                records.push(Record {
+                    fen: pos.fen(),
+                    score: white_view(cp, pos.turn()),
+                    result: 0.0,
+                });
+            }
+        }
+        game.play_move(m);
+    };
+    for r in &mut records {
+        r.result = result;
+    }
+    GameRecord {
+        records,
+        result,
+        plies: game.moves().len(),
+        moves: game.moves().iter().map(ToString::to_string).collect(),
+    }
+}
+
+/// Plays game `index` of a run in its variant.
+#[must_use]
+pub fn play_any(cfg: &Config, index: u64) -> GameRecord {
+    match cfg.variant {
+        Variant::Chess => play_game::<Chess>(cfg, index),
+        Variant::Plunder => play_game::<Plunder>(cfg, index),
+        Variant::Tavreli => play_game::<Tavreli>(cfg, index),
+    }
+}
+
+/// What a run produced.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Games played.
+    pub games: u64,
+    /// Positions written.
+    pub positions: u64,
+    /// White wins, draws, black wins.
+    pub wdl: [u64; 3],
+    /// Plies played in all games.
+    pub plies: u64,
+    /// Wall time, milliseconds.
+    pub time_ms: u64,
+}
+
+impl std::fmt::Display for Summary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let [w, d, b] = self.wdl;
+        write!(
+            f,
+            "{} games (+{w} ={d} -{b}, {:.0} plies each), {} positions in {:.1} s",
+            self.games,
+            self.plies as f64 / self.games.max(1) as f64,
+            self.positions,
+            self.time_ms as f64 / 1000.0
+        )
+    }
+}
+
+fn progress_bar(games: u64, show: bool) -> indicatif::ProgressBar {
+    if !show {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(games);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{elapsed_precise} [{bar:30}] {pos}/{len} games, {msg} (ETA {eta})",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
+}
+
+/// Runs the whole generation: `concurrency` worker threads play the games,
+/// this thread appends them to the file in game order. `progress` shows a
+/// bar with the ETA on stderr (indicatif draws only on a terminal).
+///
+/// # Errors
+/// The file cannot be opened or written, or a worker cannot start.
+pub fn run(cfg: &Config, progress: bool) -> Result<Summary, String> {
+    let start = Instant::now();
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&cfg.out)
+        .map_err(|e| format!("cannot open {}: {e}", cfg.out.display()))?;
+    let mut out = std::io::BufWriter::new(file);
+    let write_err = |e: std::io::Error| format!("cannot write {}: {e}", cfg.out.display());
+    writeln!(out, "{}", cfg.header()).map_err(write_err)?;
+    let bar = progress_bar(cfg.games, progress);
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<(u64, GameRecord)>();
+    let mut summary = Summary::default();
+    std::thread::scope(|scope| -> Result<(), String> {
+        for id in 0..cfg.concurrency {
+            let (tx, next) = (tx.clone(), &next);
+            let spawned = std::thread::Builder::new()
+                .name(format!("datagen-{id}"))
+                .stack_size(STACK_SIZE)
+                .spawn_scoped(scope, move || loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed) as u64;
+                    if i >= cfg.games || tx.send((i, play_any(cfg, i))).is_err() {
+                        break;
+                    }
+                });
+            if let Err(e) = spawned {
+                // The workers already running take no new game.
+                next.store(usize::MAX / 2, Ordering::Relaxed);
+                return Err(format!("cannot start a worker: {e}"));
+            }
+        }
+        drop(tx);
+        let mut pending = BTreeMap::new();
+        let mut written = 0;
+        for (i, game) in rx {
+            pending.insert(i, game);
+            while let Some(game) = pending.remove(&written) {
+                let mut text = String::new();
+                for r in &game.records {
+                    let _ = writeln!(text, "{}", r.line());
+                }
+                out.write_all(text.as_bytes()).map_err(write_err)?;
+                out.flush().map_err(write_err)?;
+                summary.games += 1;
+                summary.positions += game.records.len() as u64;
+                summary.plies += game.plies as u64;
+                summary.wdl[2 - (game.result * 2.0) as usize] += 1;
+                written += 1;
+                bar.inc(1);
+                bar.set_message(format!("{} positions", summary.positions));
+            }
+        }
+        Ok(())
+    })?;
+    bar.finish_and_clear();
+    summary.time_ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn arguments() {
+        let c =
+            Config::parse(&args("--variant plunder --games 3 --nodes 500 --out x.txt")).unwrap();
+        assert_eq!(
+            (
+                c.variant,
+                c.games,
+                c.nodes,
+                c.random_plies,
+                c.seed,
+                c.concurrency
+            ),
+            (Variant::Plunder, 3, 500, 8, 0, 1)
+        );
+        for (bad, reason) in [
+            (
+                "--variant go --games 1 --nodes 1 --out x",
+                "--variant \"go\" is not one of",
+            ),
+            ("--variant chess --nodes 1 --out x", "--games is required"),
+            (
+                "--variant chess --games 0 --nodes 1 --out x",
+                "--games 0 is out of range",
+            ),
+            (
+                "--variant chess --games x --nodes 1 --out x",
+                "--games expects a whole number",
+            ),
+            (
+                "--variant chess --games 1 --nodes 1 --out",
+                "--out needs a value",
+            ),
+            (
+                "--variant chess --games 1 --games 2 --nodes 1 --out x",
+                "--games given twice",
+            ),
+            (
+                "--variant chess --games 1 --nodes 1 --out x --hash 4",
+                "unknown argument \"--hash\"",
+            ),
+            (
+                "--variant chess --games 1 --nodes 1 --out x --random-plies 101",
+                "--random-plies 101 is out of range",
+            ),
+            (
+                "--variant chess --games 1 --nodes 1 --out x --concurrency 0",
+                "--concurrency 0 is out of range",
+            ),
+        ] {
+            let e = Config::parse(&args(bad)).unwrap_err();
+            assert!(e.starts_with(reason), "{bad}: {e}");
+            assert!(!e.contains('\n'));
+        }
+    }
+
+    #[test]
+    fn records_round_trip_and_reject_bad_lines() {
+        let r = Record {
+            fen: "4k3/8/8/3(Pr)4/8/8/3R4/4K3 w - - 0 1".to_string(),
+            score: -35,
+            result: 0.5,
+        };
+        assert_eq!(r.line(), "4k3/8/8/3(Pr)4/8/8/3R4/4K3 w - - 0 1 | -35 | 0.5");
+        assert_eq!(Record::parse(&r.line()), Ok(r));
+        for bad in [
+            "x | 1",
+            "x | 1 | 2 | 3",
+            " | 1 | 1.0",
+            "x | 1.5 | 1.0",
+            "x | 1 | 1",
+        ] {
+            assert!(Record::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn seeds_differ_per_game_and_rng_is_uniformish() {
+        let seeds: std::collections::HashSet<u64> = (0..1000).map(|i| game_seed(7, i)).collect();
+        assert_eq!(seeds.len(), 1000);
+        assert_ne!(game_seed(7, 0), game_seed(8, 0));
+        let mut r = Rng::new(1);
+        let mut counts = [0u32; 4];
+        for _ in 0..4000 {
+            counts[r.below(4)] += 1;
+        }
+        assert!(
+            counts.iter().all(|&c| (900..1100).contains(&c)),
+            "{counts:?}"
+        );
+    }
+}

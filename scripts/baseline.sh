@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# The frozen baseline every strength claim is measured against: commit
+# b0095fb (Bench: 10135547), built from its own sources into its own
+# directory, so that later changes to the workspace never leak into it.
+#
+#   scripts/baseline.sh            build once (reused afterwards), print the binary's path
+#   scripts/baseline.sh --verify   also run `volkhv bench` and check the signature
+#
+# Progress goes to stderr; the last line on stdout is the absolute path of
+# the `volkhv` binary, so `BASE=$(scripts/baseline.sh | tail -n1)` works.
+# Needs the repository's history (a normal clone has it; a shallow one may
+# not: then `git fetch --unshallow` first).
+set -euo pipefail
+
+COMMIT=b0095fb
+BENCH=10135547
+
+verify=0
+for arg in "$@"; do
+  case "$arg" in
+    --verify) verify=1 ;;
+    -h | --help)
+      sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+      exit 0
+      ;;
+    *)
+      echo "baseline.sh: unknown argument \"$arg\" (expected --verify)" >&2
+      exit 2
+      ;;
+  esac
+done
+
+root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
+if ! full=$(git -C "$root" rev-parse --verify --quiet "$COMMIT^{commit}"); then
+  echo "baseline.sh: commit $COMMIT is not in this repository's history (shallow clone? try 'git fetch --unshallow')" >&2
+  exit 1
+fi
+
+dest="$root/target/baseline-$COMMIT"
+src="$dest/src"
+bin="$dest/target/release/volkhv"
+stamp="$dest/built-from"
+mkdir -p "$dest"
+
+# Two callers at once (a match script and a person) must not build into
+# the same directory together.
+exec 9>"$dest/.lock"
+flock 9
+
+if [ -x "$bin" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$full" ]; then
+  echo "baseline.sh: reusing $bin" >&2
+else
+  echo "baseline.sh: building $COMMIT into $dest (release, one crate; takes a few minutes)" >&2
+  rm -rf "$src" "$stamp"
+  mkdir -p "$src"
+  git -C "$root" archive "$full" | tar -x -C "$src"
+  # Its own target directory: the workspace's build never sees these
+  # objects and a `cargo clean` of the workspace keeps them.
+  CARGO_TARGET_DIR="$dest/target" cargo build --release --locked -p engine \
+    --manifest-path "$src/Cargo.toml" >&2
+  echo "$full" >"$stamp"
+fi
+
+if [ "$verify" = 1 ]; then
+  echo "baseline.sh: running bench (expect $BENCH nodes)" >&2
+  nodes=$("$bin" bench | awk '/^Nodes searched/ {print $NF}')
+  if [ "$nodes" != "$BENCH" ]; then
+    echo "baseline.sh: bench gave '$nodes' nodes, expected $BENCH" >&2
+    exit 1
+  fi
+  echo "baseline.sh: bench $nodes nodes, as expected" >&2
+fi
+
+echo "$bin"
