@@ -4,6 +4,7 @@
 //! volkhv                 speak UCI or XBoard on stdin/stdout (chosen by the first command)
 //! volkhv bench [depth]   search the bench positions, print total nodes and nps
 //! volkhv match ...       play engine-vs-engine matches
+//! volkhv serve ...       the web board (see `volkhv serve --help`)
 //! volkhv --help | --version
 //! ```
 //!
@@ -11,6 +12,7 @@
 //! CECP v2; anything else (normally `uci`) is handled by the UCI shim, which
 //! also answers that first line, so a bare `isready` or `go perft 3` works.
 
+mod serve;
 mod shell;
 mod uci;
 mod xboard;
@@ -24,6 +26,7 @@ usage:
   volkhv                 UCI or XBoard/CECP v2 on stdin/stdout (first command decides)
   volkhv bench [depth]   search the bench positions; prints total nodes and nps
   volkhv match ...       engine-vs-engine matches (see `volkhv match --help`)
+  volkhv serve ...       the web board on http://127.0.0.1:8080/ (see `volkhv serve --help`)
   volkhv --help          this text
   volkhv --version       the version";
 
@@ -47,6 +50,7 @@ fn main() -> ExitCode {
         }
         Some("bench") => bench_command(&args[1..]),
         Some("match") => match_command(&args[1..]),
+        Some("serve") => serve::run_cli(&args[1..]),
         Some(other) => {
             eprintln!("volkhv: unknown argument \"{other}\"\n\n{USAGE}");
             ExitCode::from(2)
