@@ -388,6 +388,7 @@ pub fn state(s: &Slot) -> Value {
         color_word(game.turn()),
         if s.engine_to_move() { " (engine)" } else { "" }
     ));
+    v["human_to_move"] = json!(game.status().is_none() && !s.engine_to_move());
     v["note"] = json!(s.note);
     v
 }
