@@ -16,9 +16,7 @@
 //! ```
 
 use super::http::{self, ApiError, Reply, Target};
-use super::notation::{
-    checked_king, legal_words, outcome_words, plies, pv_notation, Show, Token,
-};
+use super::notation::{checked_king, legal_words, outcome_words, plies, pv_notation, Show, Token};
 use super::pgn;
 use super::session::{color_word, lock, EngineLimit, Kind, Registry, Run, Settings, Sides, Slot};
 use engine::{with_game, Game, Info, Options, Score};
@@ -114,9 +112,7 @@ fn settings_from(old: &Settings, b: &Body) -> Result<Settings, ApiError> {
         b.clock.is_some(),
     ];
     if limits.iter().filter(|&&x| x).count() > 1 {
-        return Err(ApiError::bad(
-            "give one of movetime, depth, nodes or clock",
-        ));
+        return Err(ApiError::bad("give one of movetime, depth, nodes or clock"));
     }
     if b.inc.is_some() && b.clock.is_none() {
         return Err(ApiError::bad("inc goes with clock"));
@@ -201,7 +197,7 @@ pub fn handle(reg: &Registry, req: &mut Request, t: &Target) -> Result<Reply, Ap
             act(&mut s, action, &body)?;
             Ok(Reply::json(&state(&s)))
         }
-        (_, ["api", "games", ..]) => Err(ApiError {
+        (_, ["api", "games"] | ["api", "games", _] | ["api", "games", _, _]) => Err(ApiError {
             status: 405,
             message: format!("{method} is not allowed on {}", t.path.join("/")),
         }),
@@ -229,8 +225,13 @@ fn create(reg: &Registry, b: &Body) -> Result<Reply, ApiError> {
 fn act(s: &mut Slot, action: &str, b: &Body) -> Result<(), ApiError> {
     match action {
         "move" => {
-            b.only("move", !b.has_position() && !b.has_settings() && b.pgn.is_none())?;
-            let mv = b.mv.as_deref().ok_or_else(|| ApiError::bad("missing \"move\""))?;
+            b.only(
+                "move",
+                !b.has_position() && !b.has_settings() && b.pgn.is_none(),
+            )?;
+            let mv =
+                b.mv.as_deref()
+                    .ok_or_else(|| ApiError::bad("missing \"move\""))?;
             s.human_move(mv.trim())
         }
         "undo" => s.undo(),
@@ -239,19 +240,28 @@ fn act(s: &mut Slot, action: &str, b: &Body) -> Result<(), ApiError> {
             Ok(())
         }
         "new" => {
-            b.only("new", !b.has_settings() && b.mv.is_none() && b.pgn.is_none())?;
+            b.only(
+                "new",
+                !b.has_settings() && b.mv.is_none() && b.pgn.is_none(),
+            )?;
             let variant = variant_from(b.variant.as_deref(), s.engine.variant())?;
             let moves = b.moves.clone().unwrap_or_default();
             s.new_game(variant, fen_from(b.fen.as_deref()), &moves)
         }
         "settings" => {
-            b.only("settings", !b.has_position() && b.mv.is_none() && b.pgn.is_none())?;
+            b.only(
+                "settings",
+                !b.has_position() && b.mv.is_none() && b.pgn.is_none(),
+            )?;
             let new = settings_from(&s.settings, b)?;
             s.set_settings(new);
             Ok(())
         }
         "pgn" => {
-            let text = b.pgn.as_deref().ok_or_else(|| ApiError::bad("missing \"pgn\""))?;
+            let text = b
+                .pgn
+                .as_deref()
+                .ok_or_else(|| ApiError::bad("missing \"pgn\""))?;
             let (variant, fen, moves) = pgn::import(text, s.engine.variant())?;
             s.new_game(variant, fen.as_deref(), &moves)
         }

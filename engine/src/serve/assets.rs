@@ -3,14 +3,46 @@
 
 /// `(path, content type, bytes)`; `index.html` also answers `/`.
 const FILES: &[(&str, &str, &[u8])] = &[
-    ("index.html", "text/html; charset=utf-8", include_bytes!("../../web/index.html")),
-    ("style.css", "text/css; charset=utf-8", include_bytes!("../../web/style.css")),
-    ("main.js", "text/javascript; charset=utf-8", include_bytes!("../../web/main.js")),
-    ("api.js", "text/javascript; charset=utf-8", include_bytes!("../../web/api.js")),
-    ("board.js", "text/javascript; charset=utf-8", include_bytes!("../../web/board.js")),
-    ("pieces.js", "text/javascript; charset=utf-8", include_bytes!("../../web/pieces.js")),
-    ("panel.js", "text/javascript; charset=utf-8", include_bytes!("../../web/panel.js")),
-    ("favicon.svg", "image/svg+xml", include_bytes!("../../web/favicon.svg")),
+    (
+        "index.html",
+        "text/html; charset=utf-8",
+        include_bytes!("../../web/index.html"),
+    ),
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_bytes!("../../web/style.css"),
+    ),
+    (
+        "main.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../web/main.js"),
+    ),
+    (
+        "api.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../web/api.js"),
+    ),
+    (
+        "board.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../web/board.js"),
+    ),
+    (
+        "pieces.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../web/pieces.js"),
+    ),
+    (
+        "panel.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../web/panel.js"),
+    ),
+    (
+        "favicon.svg",
+        "image/svg+xml",
+        include_bytes!("../../web/favicon.svg"),
+    ),
 ];
 
 /// The file for a request path (`[]` is the page itself).

@@ -87,11 +87,12 @@ impl Reply {
 
     /// Sends the reply; a client gone meanwhile is not our problem.
     pub fn send(self, request: Request) {
+        let len = self.body.len();
         let mut response = Response::new(
             StatusCode(self.status),
             Vec::new(),
             Cursor::new(self.body),
-            None,
+            Some(len),
             None,
         );
         for h in [

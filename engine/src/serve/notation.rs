@@ -154,7 +154,11 @@ impl Show for Tavreli {
             0 => height,
             k => k,
         };
-        let group: Vec<String> = tower.iter().skip(height - k).map(tower_piece_name).collect();
+        let group: Vec<String> = tower
+            .iter()
+            .skip(height - k)
+            .map(tower_piece_name)
+            .collect();
         if height == 1 {
             capitalised(&group.join(""))
         } else if k == height {
@@ -335,8 +339,14 @@ mod tests {
         assert_eq!(
             got,
             [
-                ("c3d5".into(), "Knight takes on d5, declines the vest".into()),
-                ("c3d5p".into(), "Knight takes on d5 and takes a pawn vest".into()),
+                (
+                    "c3d5".into(),
+                    "Knight takes on d5, declines the vest".into()
+                ),
+                (
+                    "c3d5p".into(),
+                    "Knight takes on d5 and takes a pawn vest".into()
+                ),
             ]
         );
         let got = words::<Plunder>("3nk3/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7d8q");

@@ -8,7 +8,7 @@ use super::session::Slot;
 use engine::{with_game, Game};
 use eval::Evaluate;
 use matchrunner::game::{GameRecord, GameResult, Termination};
-use matchrunner::pgn::{read_pgn, today, write_game, PgnHeader, PgnGame};
+use matchrunner::pgn::{read_pgn, today, write_game, PgnGame, PgnHeader};
 use matchrunner::san::parse_san;
 use matchrunner::{with_rules, WithRules};
 use movegen::{Color, Outcome, Position, Variant};
@@ -147,11 +147,8 @@ mod tests {
         let (v, fen, moves) = import("1. e4 e5 2. Nf3 *", Variant::Chess).unwrap();
         assert_eq!((v, fen), (Variant::Chess, None));
         assert_eq!(moves, ["e2e4", "e7e5", "g1f3"]);
-        let (v, _, moves) = import(
-            "[Variant \"tavreli\"]\n\n1. b1d2 e7e5 *",
-            Variant::Chess,
-        )
-        .unwrap();
+        let (v, _, moves) =
+            import("[Variant \"tavreli\"]\n\n1. b1d2 e7e5 *", Variant::Chess).unwrap();
         assert_eq!(v, Variant::Tavreli);
         assert_eq!(moves, ["b1d2", "e7e5"]);
         let e = import("1. e4 e5 2. Kd8 *", Variant::Chess).unwrap_err();

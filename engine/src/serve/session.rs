@@ -585,14 +585,24 @@ impl Registry {
     }
 
     /// Writes a stream until the page goes away, then unsubscribes it.
-    pub fn pump(&self, slot: &Mutex<Slot>, stream: u64, rx: &Receiver<String>, out: &mut dyn Write) {
+    pub fn pump(
+        &self,
+        slot: &Mutex<Slot>,
+        stream: u64,
+        rx: &Receiver<String>,
+        out: &mut dyn Write,
+    ) {
         loop {
             let chunk = match rx.recv_timeout(HEARTBEAT) {
                 Ok(text) => text,
                 Err(RecvTimeoutError::Timeout) => ": heartbeat\n\n".to_string(),
                 Err(RecvTimeoutError::Disconnected) => break,
             };
-            if out.write_all(chunk.as_bytes()).and_then(|()| out.flush()).is_err() {
+            if out
+                .write_all(chunk.as_bytes())
+                .and_then(|()| out.flush())
+                .is_err()
+            {
                 break;
             }
         }
