@@ -350,6 +350,7 @@ function draw() {
     targets: app.selected && canMove() ? targetsOf(app.selected) : new Set(),
     arrows,
   });
+  $("board").setAttribute("data-game", s.id);
   renderStatus($("status"), s);
   renderClocks($("clocks"), s, app.stateAt);
   renderMoves($("moves"), s, app.viewPly, goto);
