@@ -36,7 +36,10 @@ fn check<P: Position>(before: &str, mv: &str, after: &str) -> Result<(), String>
     if pos.fen() == after {
         Ok(())
     } else {
-        Err(format!("{before} + {mv} gives {}, the page showed {after}", pos.fen()))
+        Err(format!(
+            "{before} + {mv} gives {}, the page showed {after}",
+            pos.fen()
+        ))
     }
 }
 
@@ -49,7 +52,10 @@ fn screenshot_dir() -> PathBuf {
 #[test]
 fn the_board_plays_by_clicks_in_a_real_browser() {
     if let Some(why) = missing_tools() {
-        assert!(std::env::var_os("CI").is_none(), "CI needs the browser test: {why}");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI needs the browser test: {why}"
+        );
         eprintln!("SKIPPED: browser test: {why}");
         return;
     }
@@ -82,7 +88,9 @@ fn the_board_plays_by_clicks_in_a_real_browser() {
     );
     let mut checked = [0usize; 3];
     for line in stdout.lines() {
-        let Some(json) = line.strip_prefix("CHECK ") else { continue };
+        let Some(json) = line.strip_prefix("CHECK ") else {
+            continue;
+        };
         let v: Value = serde_json::from_str(json).expect("CHECK line");
         let field = |k: &str| v[k].as_str().unwrap_or_default().to_string();
         let (before, mv, after) = (field("before"), field("move"), field("after"));
@@ -98,5 +106,8 @@ fn the_board_plays_by_clicks_in_a_real_browser() {
         checked[i] += 1;
     }
     // Moves played by clicks and engine replies, per variant.
-    assert!(checked.iter().all(|&n| n >= 3), "moves checked per variant: {checked:?}");
+    assert!(
+        checked.iter().all(|&n| n >= 3),
+        "moves checked per variant: {checked:?}"
+    );
 }

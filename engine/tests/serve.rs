@@ -269,17 +269,15 @@ fn chess_san_mate_status_and_pgn_round_trip() {
     assert_eq!(s.state(&other)["fen"], after::<Tavreli>(fen, &["d4d8:2"]));
 }
 
+type LegalFn = fn(&str) -> Vec<String>;
+type AfterFn = fn(&str, &[&str]) -> String;
+
 /// The engine (black, 100 ms) answers a human move in each variant with a
 /// move movegen finds legal.
 #[test]
 fn engine_replies_are_legal_in_every_variant() {
     let s = Server::start();
-    let cases: [(
-        &str,
-        &str,
-        fn(&str) -> Vec<String>,
-        fn(&str, &[&str]) -> String,
-    ); 3] = [
+    let cases: [(&str, &str, LegalFn, AfterFn); 3] = [
         ("chess", "e2e4", legal::<Chess>, after::<Chess>),
         ("plunder", "e2e4", legal::<Plunder>, after::<Plunder>),
         ("tavreli", "b1d2", legal::<Tavreli>, after::<Tavreli>),

@@ -28,5 +28,6 @@ export function stream(id, on) {
   es.addEventListener("state", (e) => on.state(JSON.parse(e.data)));
   es.addEventListener("info", (e) => on.info(JSON.parse(e.data)));
   es.addEventListener("message", (e) => on.message(JSON.parse(e.data).message));
+  es.addEventListener("error", () => on.error(es));
   return es;
 }

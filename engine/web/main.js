@@ -73,6 +73,17 @@ function onInfo(info) {
 }
 
 async function act(path, body) {
+  if (app.gone && path === "new") {
+    try {
+      await openGame({ ...body, ...settingsBody() });
+      app.gone = false;
+      say("");
+      return true;
+    } catch (e) {
+      say(e.message);
+      return false;
+    }
+  }
   try {
     const s = await post(`/api/games/${app.state.id}/${path}`, body);
     setState(s);
@@ -91,12 +102,26 @@ async function openGame(body) {
   app.state = null;
   app.lines = new Map();
   app.scores = [];
+  app.gone = false;
   setState(s);
   app.es = stream(s.id, {
     state: setState,
     info: onInfo,
     message: (m) => say(m),
+    error: streamError,
   });
+}
+
+// The stream failed: EventSource retries by itself, unless the game is gone
+// (the server keeps a limited number of games and drops the oldest idle).
+async function streamError(es) {
+  try {
+    await get(`/api/games/${app.state.id}`);
+  } catch (e) {
+    es.close();
+    app.gone = true;
+    say(`${e.message} — New game starts a fresh one`);
+  }
 }
 
 // ---- navigation -------------------------------------------------------------
@@ -305,7 +330,13 @@ function wire() {
   $("variant").addEventListener("change", () => act("new", { variant: $("variant").value }));
   $("set-fen").addEventListener("click", () => act("new", { variant: $("variant").value, fen: $("fen-input").value }));
   $("apply").addEventListener("click", () => act("settings", settingsBody()));
-  $("engine-side").addEventListener("change", () => act("settings", settingsBody()));
+  $("engine-side").addEventListener("change", () => {
+    // The person's side at the bottom.
+    const side = $("engine-side").value;
+    if (side === "white") app.orientation = "b";
+    if (side === "black") app.orientation = "w";
+    act("settings", settingsBody());
+  });
   $("limit-kind").addEventListener("change", () => {
     const kind = $("limit-kind").value;
     $("limit-inc").hidden = kind !== "clock";

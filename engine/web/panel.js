@@ -103,7 +103,9 @@ export function renderEvalBar(fill, text, score, orientation) {
   const u = scoreUnit(score);
   const white = 50 + 50 * u;
   fill.style.height = `${white}%`;
-  fill.parentElement.style.transform = orientation === "w" ? "" : "rotate(180deg)";
+  // White's share grows from the side white plays from.
+  fill.style.top = orientation === "w" ? "auto" : "0";
+  fill.style.bottom = orientation === "w" ? "0" : "auto";
   text.textContent = score ? scoreText(score) : "";
 }
 

@@ -581,6 +581,11 @@ impl Registry {
         let _ = tx.send(format!("event: state\ndata: {state}\n\n"));
         s.streams.push((id, tx));
         s.last_used = Instant::now();
+        // A page that comes back (its stream dropped and reconnected) finds
+        // its engine thinking again if it is the engine's turn.
+        if s.run.is_none() && s.engine_to_move() {
+            s.changed();
+        }
         Ok((id, rx))
     }
 
