@@ -435,6 +435,13 @@ fn a_closed_stream_stops_its_search() {
     read_until(&mut es, &mut seen, "event: info");
     read_until(&mut es, &mut seen, "\"multipv\":2");
     read_until(&mut es, &mut seen, ": heartbeat");
+    // The best line's score is kept for the eval graph.
+    let scored = s.state(&g);
+    assert!(
+        scored["scores"][0]["cp"].is_i64() || scored["scores"][0]["mate"].is_i64(),
+        "{}",
+        scored["scores"]
+    );
     drop(es);
     let st = s.wait_for(&g, "the search to stop", |st| st["searching"].is_null());
     assert_eq!(st["settings"]["analyse"], false);

@@ -49,10 +49,7 @@ function setState(s) {
   const wasLive = !old || old.id !== s.id || live() || app.viewPly > s.history.length;
   app.state = s;
   app.stateAt = performance.now();
-  if (!old || old.id !== s.id || old.start !== s.start || s.history.length < app.scores.length - 1) {
-    if (!old || old.id !== s.id || old.start !== s.start) app.scores = [];
-    app.scores.length = Math.min(app.scores.length, s.history.length + 1);
-  }
+  app.scores = s.scores.map((x) => x || undefined);
   if (wasLive) {
     app.viewPly = s.history.length;
     app.view = liveView(s);
@@ -405,6 +402,7 @@ async function start() {
     if (q.get(k)) body[k] = Number(q.get(k));
   }
   if (q.get("analyse") === "1") body.analyse = true;
+  if (q.get("moves")) body.moves = q.get("moves").split(/[\s,]+/).filter(Boolean);
   if (q.get("flip") === "1" || q.get("engine") === "white") app.orientation = "b";
   try {
     await openGame(body);

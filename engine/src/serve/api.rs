@@ -18,7 +18,9 @@
 use super::http::{self, ApiError, Reply, Target};
 use super::notation::{checked_king, legal_words, outcome_words, plies, pv_notation, Show, Token};
 use super::pgn;
-use super::session::{color_word, lock, EngineLimit, Kind, Registry, Run, Settings, Sides, Slot};
+use super::session::{
+    color_word, lock, white_view, EngineLimit, Kind, Registry, Run, Settings, Sides, Slot,
+};
 use engine::{with_game, Game, Info, Options, Score};
 use eval::Evaluate;
 use movegen::{Color, Square, Variant};
@@ -398,6 +400,12 @@ pub fn state(s: &Slot) -> Value {
         color_word(game.turn()),
         if s.engine_to_move() { " (engine)" } else { "" }
     ));
+    v["scores"] = Value::Array(
+        s.scores
+            .iter()
+            .map(|sc| sc.map_or(Value::Null, score_json))
+            .collect(),
+    );
     v["human_to_move"] = json!(game.status().is_none() && !s.engine_to_move());
     v["note"] = json!(s.note);
     v
@@ -406,14 +414,7 @@ pub fn state(s: &Slot) -> Value {
 /// One search report for the streams: the score also from white's view
 /// (for the eval bar and graph) and the PV in the move list's notation.
 pub fn info(run: &Run, i: &Info) -> Value {
-    let white = if run.root.turn() == Color::White {
-        i.score
-    } else {
-        match i.score {
-            Score::Cp(cp) => Score::Cp(-cp),
-            Score::Mate(m) => Score::Mate(-m),
-        }
-    };
+    let white = white_view(run, i.score);
     let pv_text = with_game!(&run.root, g => pv_notation(g.position(), &i.pv));
     json!({
         "gen": run.gen,

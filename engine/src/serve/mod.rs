@@ -227,3 +227,30 @@ fn stream(registry: &Arc<Registry>, request: Request, id: &str) {
         eprintln!("volkhv serve: cannot start a stream thread");
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Result<Args, String> {
+        parse_args(&list.iter().map(ToString::to_string).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn arguments() {
+        assert_eq!(
+            args(&[]).unwrap(),
+            Args {
+                host: "127.0.0.1".into(),
+                port: 8080,
+                open: false
+            }
+        );
+        let a = args(&["--port", "0", "--host", "::1", "--open"]).unwrap();
+        assert_eq!((a.port, a.host.as_str(), a.open), (0, "::1", true));
+        assert!(args(&["--port", "65536"]).unwrap_err().contains("65536"));
+        assert!(args(&["--port"]).is_err());
+        assert!(args(&["--host"]).is_err());
+        assert!(args(&["--verbose"]).unwrap_err().contains("--verbose"));
+    }
+}

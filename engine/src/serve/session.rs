@@ -13,7 +13,7 @@
 //! dispatcher, so `Engine::play`'s wait for the worker cannot deadlock.
 
 use super::http::ApiError;
-use engine::{AnyGame, Engine, Limits, Options, SearchEvent};
+use engine::{AnyGame, Engine, Limits, Options, Score, SearchEvent};
 use movegen::{Color, Variant};
 use std::collections::HashMap;
 use std::io::Write;
@@ -216,6 +216,8 @@ pub struct Slot {
     pub version: u64,
     /// The last message worth showing (an engine error).
     pub note: Option<String>,
+    /// Per ply, the best line's score from white's view (eval graph).
+    pub scores: Vec<Option<Score>>,
     next_gen: u64,
     streams: Vec<(u64, Sender<String>)>,
     last_used: Instant,
@@ -295,6 +297,7 @@ impl Slot {
         let fresh = build_engine(variant, fen, moves, &self.settings.options)?;
         self.run = None;
         self.engine = fresh;
+        self.scores.clear();
         self.clock = Clock::for_limit(self.settings.limit);
         self.note = None;
         self.changed();
@@ -331,10 +334,16 @@ impl Slot {
         }
     }
 
+    /// Forgets the scores of positions no longer in the game.
+    fn trim_scores(&mut self) {
+        self.scores.truncate(self.engine.game().ply_count() + 1);
+    }
+
     /// After any change: starts the search the settings ask for and sends
     /// the new state to the streams.
     pub fn changed(&mut self) {
         self.version += 1;
+        self.trim_scores();
         self.last_used = Instant::now();
         if self.run.is_none() {
             if self.engine.status().is_some() {
@@ -417,6 +426,15 @@ impl Slot {
         };
         match event {
             SearchEvent::Info(info) => {
+                if info.multipv == 1 {
+                    let ply = run.ply;
+                    let white = white_view(run, info.score);
+                    if self.scores.len() <= ply {
+                        self.scores.resize(ply + 1, None);
+                    }
+                    self.scores[ply] = Some(white);
+                }
+                let Some(run) = self.run.as_ref() else { return };
                 let data = super::api::info(run, &info).to_string();
                 self.broadcast("info", &data);
             }
@@ -455,6 +473,15 @@ fn build_engine(
     engine.set_position(fen, &refs).map_err(engine_error)?;
     engine.set_options(options.clone());
     Ok(engine)
+}
+
+/// A score of the side to move at `run`'s root, from white's view.
+pub fn white_view(run: &Run, score: Score) -> Score {
+    match (run.root.turn(), score) {
+        (Color::White, s) => s,
+        (Color::Black, Score::Cp(cp)) => Score::Cp(-cp),
+        (Color::Black, Score::Mate(m)) => Score::Mate(-m),
+    }
 }
 
 /// The one place where the engine facade's errors become replies.
@@ -522,6 +549,7 @@ impl Registry {
             clock,
             version: 0,
             note: None,
+            scores: Vec::new(),
             next_gen: 0,
             streams: Vec::new(),
             last_used: Instant::now(),

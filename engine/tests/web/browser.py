@@ -254,18 +254,16 @@ def chess():
 
 def screenshots():
     """The README's pictures: towers and vests, mid-analysis with MultiPV."""
-    load("tavreli", "r1b1kb1r/pp(PP)p1ppp/2(pN)5/3(Bq)4/4(PPn)3/2N5/PPP2PPP/R1BQK2R w KQkq - 0 1",
-         analyse=1, multipv=3)
-    wait("three lines", lambda: len(d.find_elements(By.CSS_SELECTOR, "#lines .line")) >= 3)
-    ActionChains(d).move_to_element(
-        d.find_element(By.CSS_SELECTOR, '#board [data-square="e4"]')).perform()
-    time.sleep(2)
-    shot("web-tavreli.png")
-    load("plunder", "r1b1k2r/pppp1ppp/2n(q)2n2/4p3/1b(n)1P4/2N2N2/PPP(R)2PPP/R1BQ(N)K2R w KQkq - 0 1",
-         analyse=1, multipv=3)
-    wait("three lines", lambda: len(d.find_elements(By.CSS_SELECTOR, "#lines .line")) >= 3)
-    time.sleep(2)
-    shot("web-plunder.png")
+    d.set_window_size(1180, 760)
+    for variant, moves, name in (
+        ("tavreli", "e2e4 d7d5 e4d5 d8d5 b1c3 d5a5:1 d2d4 c8g4 f2f3 g4f3 g2f3 a5c3 b2c3",
+         "web-tavreli.png"),
+        ("plunder", "e2e4 e7e5 g1f3 b8c6 f1b5 g8f6 b5c6n d7c6n f3e5p f6e4p", "web-plunder.png"),
+    ):
+        load(variant, moves=moves, analyse=1, multipv=3)
+        wait("three lines", lambda: len(d.find_elements(By.CSS_SELECTOR, "#lines .line")) >= 3)
+        time.sleep(4)
+        shot(name)
 
 
 try:
