@@ -254,9 +254,9 @@ def chess():
 
 def screenshots():
     """The README's pictures: towers and vests, mid-analysis with MultiPV."""
-    d.set_window_size(1180, 760)
+    d.set_window_size(1180, 820)
     for variant, moves, name in (
-        ("tavreli", "e2e4 d7d5 e4d5 d8d5 b1c3 d5a5:1 d2d4 c8g4 f2f3 g4f3 g2f3 a5c3 b2c3",
+        ("tavreli", "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 f3e5 c6e5 d2d4 e5c4:1 d1e2 c4d6 c1g5 f8e7 e4e5 f6d5",
          "web-tavreli.png"),
         ("plunder", "e2e4 e7e5 g1f3 b8c6 f1b5 g8f6 b5c6n d7c6n f3e5p f6e4p", "web-plunder.png"),
     ):
