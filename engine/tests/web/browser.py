@@ -6,13 +6,15 @@
 Plays moves by clicking (and one by dragging): a Tavreli tower split and a
 PlunderChess vest capture and a promotion through the chooser, castling by
 the king's click, an engine reply in every variant, a mate's status text,
-navigation back through the move list. Every move is printed as a line
+navigation back through the move list, and a whole Tavreli and a whole
+PlunderChess game against the engine by clicks alone. Every move is printed as a line
 `CHECK {"variant", "before", "move", "after"}` so that the Rust side checks it
 with movegen; the script itself checks the page against its contract.
 """
 
 import json
 import os
+import random
 import sys
 import tempfile
 import time
@@ -252,6 +254,41 @@ def chess():
     wait("the mate status", lambda: status() == "1-0 \u2014 Black is mated")
 
 
+def game_state():
+    game = board().get_attribute("data-game")
+    with urllib.request.urlopen(URL + "api/games/" + game, timeout=TIMEOUT) as r:
+        return json.load(r)
+
+
+def whole_game(variant, seed):
+    """A whole game against the engine by clicks only: random legal moves
+    (from the server's list) clicked from and to, the chooser when it comes,
+    until the game ends. Every ply of the game is then checked by movegen."""
+    rng = random.Random(seed)
+    load(variant, engine="black", movetime=50)
+    for _ in range(400):
+        state = game_state()
+        if state["status"]:
+            break
+        if not state["human_to_move"]:
+            time.sleep(0.05)
+            continue
+        before = fen()
+        m = rng.choice(state["legal"])
+        click(m["from"])
+        click(m["to"])
+        if d.find_element(By.ID, "chooser").is_displayed():
+            choose(m["move"])
+        wait("the move " + m["move"], lambda: fen() != before)
+    state = wait("the end of the game", lambda: game_state()["status"] and game_state())
+    fens = [state["start"]] + [p["fen"] for p in state["history"]]
+    for i, ply in enumerate(state["history"]):
+        record(variant, fens[i], ply["move"], ply["fen"])
+    wait("the result", lambda: status() == state["status"]["text"])
+    assert fen() == fens[-1]
+    check_contract()
+
+
 def screenshots():
     """The README's pictures: towers and vests, mid-analysis with MultiPV."""
     d.set_window_size(1180, 820)
@@ -271,6 +308,8 @@ try:
     tavreli()
     plunder()
     chess()
+    whole_game("tavreli", 12)
+    whole_game("plunder", 12)
     if os.environ.get("VOLKHV_SCREENSHOTS"):
         screenshots()
     print("browser ok", flush=True)
