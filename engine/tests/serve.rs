@@ -343,9 +343,22 @@ fn two_clients_play_two_independent_games() {
 #[test]
 fn hostile_requests_get_errors_and_the_server_lives_on() {
     let mut s = Server::start();
+    let host = s.addr;
     let g = id(&s.create(&json!({ "variant": "chess" })));
+    // Another name for 127.0.0.1 (DNS rebinding) is refused.
+    let evil = format!(
+        "GET /api/games/{g} HTTP/1.1\r\nHost: evil.example:{}\r\nConnection: close\r\n\r\n",
+        host.port()
+    );
+    let (status, body) = s.raw(evil.as_bytes());
+    assert_eq!(status, 403, "{body}");
+    let local = format!(
+        "GET /api/games/{g} HTTP/1.1\r\nHost: localhost:{}\r\nConnection: close\r\n\r\n",
+        host.port()
+    );
+    assert_eq!(s.raw(local.as_bytes()).0, 200);
     let huge = format!(
-        "POST /api/games/{g}/move HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 50000000\r\n\r\n{}",
+        "POST /api/games/{g}/move HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Length: 50000000\r\n\r\n{}",
         "x".repeat(300_000)
     );
     assert_eq!(s.raw(huge.as_bytes()).0, 413);
@@ -382,7 +395,7 @@ fn hostile_requests_get_errors_and_the_server_lives_on() {
     let mut body = vec![b'{'; 1];
     body.extend_from_slice(b"\"move\": \"\xff\xfe\"}");
     let mut req = format!(
-        "POST /api/games/{g}/move HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+        "POST /api/games/{g}/move HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
         body.len()
     )
     .into_bytes();
@@ -419,12 +432,13 @@ fn read_until(stream: &mut TcpStream, seen: &mut String, needle: &str) {
 fn a_closed_stream_stops_its_search() {
     let s = Server::start();
     let g = id(&s.create(&json!({ "variant": "tavreli" })));
+    let host = s.addr;
     let mut es = TcpStream::connect(s.addr).expect("connect");
     es.set_read_timeout(Some(Duration::from_millis(200)))
         .unwrap();
     write!(
         es,
-        "GET /api/games/{g}/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n"
+        "GET /api/games/{g}/events HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n"
     )
     .unwrap();
     let mut seen = String::new();

@@ -116,12 +116,17 @@ pub fn run_cli(args: &[String]) -> ExitCode {
     if args.open {
         open_browser(&url);
     }
+    let hosts = Arc::new(allowed_hosts(bound));
     let workers: Vec<_> = (0..WORKERS)
         .filter_map(|i| {
-            let (server, registry) = (Arc::clone(&server), Arc::clone(&registry));
+            let (server, registry, hosts) = (
+                Arc::clone(&server),
+                Arc::clone(&registry),
+                Arc::clone(&hosts),
+            );
             std::thread::Builder::new()
                 .name(format!("http-{i}"))
-                .spawn(move || worker(&server, &registry))
+                .spawn(move || worker(&server, &registry, hosts.as_deref()))
                 .ok()
         })
         .collect();
@@ -155,11 +160,48 @@ fn open_browser(url: &str) {
     }
 }
 
-fn worker(server: &Server, registry: &Arc<Registry>) {
+/// The `Host` headers a loopback server answers: a web page elsewhere that
+/// points its own name at 127.0.0.1 (DNS rebinding) must not reach the
+/// API. `None` (any host) when listening beyond loopback.
+fn allowed_hosts(bound: SocketAddr) -> Option<Vec<String>> {
+    if !bound.ip().is_loopback() {
+        return None;
+    }
+    let port = bound.port();
+    let names = ["127.0.0.1", "localhost", "[::1]"];
+    let mut hosts: Vec<String> = names.iter().map(|n| format!("{n}:{port}")).collect();
+    if port == 80 {
+        hosts.extend(names.iter().map(ToString::to_string));
+    }
+    Some(hosts)
+}
+
+fn host_allowed(request: &Request, allowed: Option<&[String]>) -> bool {
+    let Some(allowed) = allowed else { return true };
+    request
+        .headers()
+        .iter()
+        .find(|h| h.field.equiv("Host"))
+        .is_some_and(|h| {
+            allowed
+                .iter()
+                .any(|a| a.eq_ignore_ascii_case(h.value.as_str()))
+        })
+}
+
+fn worker(server: &Server, registry: &Arc<Registry>, hosts: Option<&[String]>) {
     loop {
         let Ok(request) = server.recv() else { return };
         // A bug must cost one reply, not the server: the request is lost
         // with the panic, the worker goes on.
+        if !host_allowed(&request, hosts) {
+            Reply::error(&ApiError {
+                status: 403,
+                message: "this board answers only to 127.0.0.1, localhost and [::1]".into(),
+            })
+            .send(request);
+            continue;
+        }
         let reg = Arc::clone(registry);
         if std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || route(&reg, request)))
             .is_err()
