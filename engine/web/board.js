@@ -35,15 +35,23 @@ function drawPieces(g, pieces) {
     drawPiece(g, pieces[0], "translate(6 6) scale(0.88)");
     return;
   }
-  // A tower: the pieces below the top as discs rising from the bottom-left
-  // corner (bottom first), then the top piece large, then the height.
-  const spacing = Math.min(21, 70 / Math.max(1, h - 2));
-  for (let i = 0; i < h - 1; i++) {
+  // A tower: the pieces below the top as lettered discs rising from the
+  // square's bottom-left corner, bottom first (row by row, left to right,
+  // in two columns when there are more than five), then the top piece
+  // large, then the height.
+  const below = h - 1;
+  const cols = below > 5 ? 2 : 1;
+  const rows = Math.ceil(below / cols);
+  const spacing = Math.min(21, 74 / Math.max(1, rows - 1));
+  const r = Math.min(12, spacing * 0.62);
+  for (let i = 0; i < below; i++) {
     const p = el("g", { "data-piece": pieces[i].piece, class: "disc" }, g);
     if (pieces[i].vest) p.setAttribute("data-vest", pieces[i].vest);
-    drawDisc(p, pieces[i].piece, 14, 85 - i * spacing, 12);
+    const [col, row] = [i % cols, Math.floor(i / cols)];
+    drawDisc(p, pieces[i].piece, 13 + col * 2.1 * r, 86 - row * spacing, r);
   }
-  drawPiece(g, pieces[h - 1], "translate(24 14) scale(0.76)");
+  const top = cols === 1 ? "translate(24 14) scale(0.76)" : "translate(36 22) scale(0.64)";
+  drawPiece(g, pieces[h - 1], top);
   const badge = el("g", { class: "height" }, g);
   el("rect", { x: 72, y: 2, width: 26, height: 20, rx: 6, fill: "#1b3a5c", stroke: "#fff", "stroke-width": 1.5 }, badge);
   const t = el("text", { x: 85, y: 17, "text-anchor": "middle", "font-size": 15, "font-weight": 700, fill: "#fff", "font-family": "sans-serif" }, badge);

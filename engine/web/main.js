@@ -221,6 +221,12 @@ function onPointerDown(e) {
     tryMove(app.selected, sq);
     return;
   }
+  if (app.selected && app.selected !== sq && !legalFrom(sq).length) {
+    say(`no legal move from ${app.selected} to ${sq}`);
+    app.selected = null;
+    draw();
+    return;
+  }
   if (legalFrom(sq).length) {
     const again = app.selected === sq;
     app.selected = sq;

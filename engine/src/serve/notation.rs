@@ -154,10 +154,22 @@ impl Show for Tavreli {
             0 => height,
             k => k,
         };
+        // The group's pieces bottom to top; those of the other side say so.
+        let owner = tower.top().map(TowerPiece::color);
         let group: Vec<String> = tower
             .iter()
             .skip(height - k)
-            .map(tower_piece_name)
+            .map(|p| {
+                if Some(p.color()) == owner {
+                    tower_piece_name(p)
+                } else {
+                    format!(
+                        "{} {}",
+                        color_name(p.color()).to_lowercase(),
+                        tower_piece_name(p)
+                    )
+                }
+            })
             .collect();
         if height == 1 {
             capitalised(&group.join(""))
@@ -362,6 +374,9 @@ mod tests {
 
     #[test]
     fn tavreli_groups_and_tokens() {
+        let mixed = Tavreli::from_fen("4k3/8/8/8/3(PbR)4/8/8/4K3 w - - 0 1").unwrap();
+        let m = mixed.parse_move("d4d8:2").unwrap();
+        assert_eq!(mixed.mover(m), "Top 2 of 3 (black bishop, rook)");
         let pos = Tavreli::from_fen("4k3/8/8/8/3(PBR)4/8/8/4K3 w - - 0 1").unwrap();
         let d4 = Square::parse("d4").unwrap();
         let tokens: Vec<String> = pos.tokens(d4).into_iter().map(|t| t.piece).collect();
