@@ -338,7 +338,7 @@ function wire() {
     const side = $("engine-side").value;
     if (side === "white") app.orientation = "b";
     if (side === "black") app.orientation = "w";
-    act("settings", settingsBody());
+    act("settings", { ...settingsBody(), analyse: false });
   });
   $("limit-kind").addEventListener("change", () => {
     const kind = $("limit-kind").value;

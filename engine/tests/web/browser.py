@@ -214,6 +214,17 @@ def plunder():
     choose("e7d8qn")
     played("plunder", start, "e7d8qn")
     assert pieces("d8") == [("Q", "N")], pieces("d8")
+    # A bad FEN in the URL: a message and the variant's start position.
+    d.get(URL + "?" + urllib.parse.urlencode({"variant": "plunder", "fen": "8/8/8 w - -"}))
+    wait("the bad-FEN message", lambda: "invalid FEN" in message())
+    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    wait("the start position instead", lambda: fen() == start)
+    assert board().get_attribute("data-variant") == "plunder"
+    load("plunder", "3nk3/4P3/8/8/8/8/8/4K3 w - - 0 1")
+    click("e7")
+    click("d8")
+    choose("e7d8qn")
+    wait("the promotion", lambda: fen() != "3nk3/4P3/8/8/8/8/8/4K3 w - - 0 1")
     # A typed illegal move: a message, the board unchanged.
     before = fen()
     box = d.find_element(By.ID, "move-input")
