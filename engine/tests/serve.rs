@@ -55,7 +55,7 @@ fn first_line_and_page() {
     let (status, page) = s.request("GET", "/?variant=tavreli&fen=startpos", "");
     assert_eq!(status, 200);
     assert!(page.contains("id=\"board\""), "{page}");
-    let (status, js) = s.request("GET", "/main.js", "");
+    let (status, js) = s.request("GET", "/input.js", "");
     assert_eq!(status, 200);
     assert!(js.contains("dataset.move"), "the chooser's buttons");
 }
@@ -391,7 +391,7 @@ fn hostile_requests_get_errors_and_the_server_lives_on() {
     let (status, _) = s.request("GET", &format!("/api/games/{g}/position?ply=99"), "");
     assert_eq!(status, 400);
     let _ = s.raw(b"\x00\xff\xfe garbage\r\n\r\n");
-    let _ = s.raw(b"GET / HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n");
+    let _ = s.raw(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: -5\r\n\r\n");
     let mut body = vec![b'{'; 1];
     body.extend_from_slice(b"\"move\": \"\xff\xfe\"}");
     let mut req = format!(

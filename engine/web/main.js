@@ -4,7 +4,8 @@
 // it; the page only matches clicks against the legal moves it was sent.
 
 import { get, post, stream } from "./api.js";
-import { render, ghost, squareIndex } from "./board.js";
+import { render, squareIndex } from "./board.js";
+import { attachInput, closeChooser, legalFrom, targetsOf } from "./input.js";
 import {
   renderStatus, renderClocks, renderMoves, renderLines, renderEvalBar, renderGraph, renderInspector,
 } from "./panel.js";
@@ -21,7 +22,6 @@ const app = {
   lines: new Map(),   // multipv -> info of the newest search
   lineGen: null,
   scores: [],         // per ply: white-view score of the best line
-  drag: null,         // {from, x, y, moved, ghost}
   es: null,
 };
 
@@ -54,7 +54,7 @@ function setState(s) {
     app.viewPly = s.history.length;
     app.view = liveView(s);
   }
-  if (app.selected && !legalFrom(app.selected).length) app.selected = null;
+  if (app.selected && !legalFrom(app.state, app.selected).length) app.selected = null;
   syncControls(s);
   draw();
 }
@@ -145,124 +145,11 @@ async function goto(ply) {
   }
 }
 
-// ---- moves by click, drag, chooser, text ------------------------------------
-
-function legalFrom(sq) {
-  return app.state ? app.state.legal.filter((m) => m.from === sq) : [];
-}
-
-function targetsOf(sq) {
-  return new Set(legalFrom(sq).map((m) => m.to));
-}
-
-function tryMove(from, to) {
-  const moves = app.state.legal.filter((m) => m.from === from && m.to === to);
-  app.selected = null;
-  if (moves.length === 0) {
-    say(`no legal move from ${from} to ${to}`);
-    draw();
-  } else if (moves.length === 1) {
-    play(moves[0].move);
-  } else {
-    openChooser(from, to, moves);
-  }
-}
+// ---- moves: board gestures are in input.js -----------------------------------
 
 async function play(mv) {
   closeChooser();
   await act("move", { move: mv });
-}
-
-function openChooser(from, to, moves) {
-  const box = $("chooser-moves");
-  box.textContent = "";
-  $("chooser-title").textContent = `${moves.length} moves from ${from} to ${to}:`;
-  for (const m of moves) {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.dataset.move = m.move;
-    b.textContent = m.text;
-    const code = document.createElement("code");
-    code.textContent = m.move;
-    b.appendChild(code);
-    b.addEventListener("click", () => play(m.move));
-    box.appendChild(b);
-  }
-  $("chooser").hidden = false;
-  draw();
-}
-
-function closeChooser() {
-  $("chooser").hidden = true;
-  $("chooser-moves").textContent = "";
-}
-
-function squareAt(clientX, clientY) {
-  const hit = document.elementFromPoint(clientX, clientY);
-  const sq = hit && hit.closest && hit.closest("[data-square]");
-  return sq ? sq.getAttribute("data-square") : null;
-}
-
-function boardPoint(e) {
-  const r = $("board").getBoundingClientRect();
-  return [((e.clientX - r.left) / r.width) * 800, ((e.clientY - r.top) / r.height) * 800];
-}
-
-function onPointerDown(e) {
-  if (e.button !== 0 || !$("chooser").hidden) return;
-  const sq = squareAt(e.clientX, e.clientY);
-  if (!sq) return;
-  showInspector(sq);
-  if (!canMove()) {
-    if (!live()) say("this is an earlier position: End (or the last move) goes back to the game");
-    return;
-  }
-  if (app.selected && app.selected !== sq && targetsOf(app.selected).has(sq)) {
-    tryMove(app.selected, sq);
-    return;
-  }
-  if (app.selected && app.selected !== sq && !legalFrom(sq).length) {
-    say(`no legal move from ${app.selected} to ${sq}`);
-    app.selected = null;
-    draw();
-    return;
-  }
-  if (legalFrom(sq).length) {
-    const again = app.selected === sq;
-    app.selected = sq;
-    app.drag = { from: sq, start: [e.clientX, e.clientY], moved: false, again, ghost: null };
-    $("board").setPointerCapture(e.pointerId);
-    draw();
-  } else {
-    app.selected = null;
-    draw();
-  }
-}
-
-function onPointerMove(e) {
-  const d = app.drag;
-  if (!d) return;
-  if (!d.moved && Math.hypot(e.clientX - d.start[0], e.clientY - d.start[1]) > 6) d.moved = true;
-  if (d.moved) {
-    const pieces = app.view.board[squareIndex(d.from)];
-    const [x, y] = boardPoint(e);
-    if (d.ghost) d.ghost.remove();
-    d.ghost = ghost(app.overLayer, pieces[pieces.length - 1], x, y);
-  }
-}
-
-function onPointerUp(e) {
-  const d = app.drag;
-  if (!d) return;
-  app.drag = null;
-  if (d.ghost) d.ghost.remove();
-  const sq = squareAt(e.clientX, e.clientY);
-  if (d.moved && sq && sq !== d.from) {
-    tryMove(d.from, sq);
-  } else if (!d.moved && d.again) {
-    app.selected = null;
-    draw();
-  }
 }
 
 function showInspector(sq) {
@@ -313,10 +200,7 @@ function settingsBody() {
 
 function wire() {
   const board = $("board");
-  board.addEventListener("pointerdown", onPointerDown);
-  board.addEventListener("pointermove", onPointerMove);
-  board.addEventListener("pointerup", onPointerUp);
-  board.addEventListener("pointercancel", () => { app.drag = null; draw(); });
+  attachInput(board, app, { canMove, live, say, draw, play, inspect: showInspector });
   board.addEventListener("mouseover", (e) => {
     const sq = e.target.closest && e.target.closest("[data-square]");
     if (sq) showInspector(sq.getAttribute("data-square"));
@@ -381,7 +265,7 @@ function draw() {
   app.overLayer = render($("board"), app.view, {
     orientation: app.orientation,
     selected: app.selected,
-    targets: app.selected && canMove() ? targetsOf(app.selected) : new Set(),
+    targets: app.selected && canMove() ? targetsOf(app.state, app.selected) : new Set(),
     arrows,
   });
   $("board").setAttribute("data-game", s.id);
