@@ -449,6 +449,10 @@ fn a_closed_stream_stops_its_search() {
     read_until(&mut es, &mut seen, "event: info");
     read_until(&mut es, &mut seen, "\"multipv\":2");
     read_until(&mut es, &mut seen, ": heartbeat");
+    // An illegal move leaves the analysis running.
+    let (status, _) = s.act(&g, "move", &json!({ "move": "e2e5" }));
+    assert_eq!(status, 400);
+    assert_eq!(s.state(&g)["searching"]["kind"], "analyse");
     // The best line's score is kept for the eval graph.
     let scored = s.state(&g);
     assert!(

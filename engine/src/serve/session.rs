@@ -253,7 +253,12 @@ impl Slot {
     fn play(&mut self, mv: &str) -> Result<(), ApiError> {
         let mover = self.engine.game().turn();
         self.run = None;
-        self.engine.play(mv).map_err(engine_error)?;
+        if let Err(e) = self.engine.play(mv) {
+            // The engine made way for the move (its search ended): an
+            // analysis resumes on the unchanged position.
+            self.changed();
+            return Err(engine_error(e));
+        }
         if let Some(c) = &mut self.clock {
             c.moved(mover);
         }
