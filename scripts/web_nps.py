@@ -56,7 +56,8 @@ def serve_nps(variant, fen):
     try:
         game = post("api/games", {"variant": variant, "fen": fen, "hash": 16, "threads": 1})["id"]
         es = socket.create_connection((host, int(port)))
-        es.sendall(f"GET /api/games/{game}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        es.settimeout(120)
+        es.sendall(f"GET /api/games/{game}/events HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
         post(f"api/games/{game}/settings", {"nodes": NODES, "engine": "white"})
         buf, last = "", None
         while True:

@@ -117,6 +117,8 @@ fn tavreli_split_takeback_and_illegal_input() {
     assert_eq!(v["fen"], fen);
     let (status, v) = s.act(&g, "undo", &Value::Null);
     assert_eq!(status, 409, "{v}");
+    let (status, v) = s.act(&g, "undo", &json!({ "move": "e1e2" }));
+    assert_eq!(status, 400, "{v}");
     assert_eq!(s.state(&g)["fen"], fen);
 }
 

@@ -69,6 +69,10 @@ impl Body {
             || self.analyse.is_some()
     }
 
+    fn is_empty(&self) -> bool {
+        !self.has_position() && !self.has_settings() && self.mv.is_none() && self.pgn.is_none()
+    }
+
     fn only(&self, what: &str, ok: bool) -> Result<(), ApiError> {
         if ok {
             Ok(())
@@ -236,8 +240,12 @@ fn act(s: &mut Slot, action: &str, b: &Body) -> Result<(), ApiError> {
                     .ok_or_else(|| ApiError::bad("missing \"move\""))?;
             s.human_move(mv.trim())
         }
-        "undo" => s.undo(),
+        "undo" => {
+            b.only("undo", b.is_empty())?;
+            s.undo()
+        }
         "stop" => {
+            b.only("stop", b.is_empty())?;
             s.stop();
             Ok(())
         }
@@ -260,6 +268,10 @@ fn act(s: &mut Slot, action: &str, b: &Body) -> Result<(), ApiError> {
             Ok(())
         }
         "pgn" => {
+            b.only(
+                "pgn",
+                !b.has_position() && !b.has_settings() && b.mv.is_none(),
+            )?;
             let text = b
                 .pgn
                 .as_deref()
