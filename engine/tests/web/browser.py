@@ -310,6 +310,9 @@ def screenshots():
     ):
         load(variant, moves=moves, analyse=1, multipv=3)
         wait("three lines", lambda: len(d.find_elements(By.CSS_SELECTOR, "#lines .line")) >= 3)
+        # The inspector shows the tower (or the vested knight) on e5.
+        ActionChains(d).move_to_element(
+            d.find_element(By.CSS_SELECTOR, '#board [data-square="e5"]')).perform()
         time.sleep(4)
         shot(name)
 
