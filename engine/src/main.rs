@@ -5,6 +5,7 @@
 //! volkhv bench [depth]   search the bench positions, print total nodes and nps
 //! volkhv match ...       play engine-vs-engine matches
 //! volkhv datagen ...     self-play training data for the tuner
+//! volkhv serve ...       the web board (see `volkhv serve --help`)
 //! volkhv --help | --version
 //! ```
 //!
@@ -12,6 +13,7 @@
 //! CECP v2; anything else (normally `uci`) is handled by the UCI shim, which
 //! also answers that first line, so a bare `isready` or `go perft 3` works.
 
+mod serve;
 mod shell;
 #[cfg(test)]
 mod shim_props;
@@ -28,6 +30,7 @@ usage:
   volkhv bench [depth]   search the bench positions; prints total nodes and nps
   volkhv match ...       engine-vs-engine matches (see `volkhv match --help`)
   volkhv datagen ...     self-play positions for the tuner (see `volkhv datagen --help`)
+  volkhv serve ...       the web board on http://127.0.0.1:8080/ (see `volkhv serve --help`)
   volkhv --help          this text
   volkhv --version       the version";
 
@@ -52,6 +55,7 @@ fn main() -> ExitCode {
         Some("bench") => bench_command(&args[1..]),
         Some("match") => match_command(&args[1..]),
         Some("datagen") => datagen_command(&args[1..]),
+        Some("serve") => serve::run_cli(&args[1..]),
         Some(other) => {
             eprintln!("volkhv: unknown argument \"{other}\"\n\n{USAGE}");
             ExitCode::from(2)

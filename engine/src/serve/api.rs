@@ -1,0 +1,446 @@
+//! The JSON API the page talks to: games, moves, takeback, settings,
+//! search control, PGN, and the JSON shapes of a game's state and of one
+//! search report. Every input is checked here; a rejected request leaves the
+//! game as it was.
+//!
+//! ```text
+//! POST /api/games                 {variant, fen?, moves?, settings…}  → 201 state
+//! GET  /api/games/ID              → state
+//! GET  /api/games/ID/position?ply=N → the board after N moves
+//! POST /api/games/ID/move         {move}              → state | 400/409 {error}
+//! POST /api/games/ID/undo | stop  → state
+//! POST /api/games/ID/new          {variant, fen?, moves?} → state
+//! POST /api/games/ID/settings     {engine?, movetime?|depth?|nodes?|clock?+inc?, threads?, hash?, multipv?, analyse?}
+//! GET  /api/games/ID/pgn          → PGN text;  POST /api/games/ID/pgn {pgn} → state
+//! GET  /api/games/ID/events       → Server-Sent Events: state, info, message
+//! ```
+
+use super::http::{self, ApiError, Reply, Target};
+use super::notation::{checked_king, legal_words, outcome_words, plies, pv_notation, Show, Token};
+use super::pgn;
+use super::session::{
+    color_word, lock, white_view, EngineLimit, Kind, Registry, Run, Settings, Sides, Slot,
+};
+use engine::{with_game, Game, Info, Options, Score};
+use eval::Evaluate;
+use movegen::{Color, Square, Variant};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tiny_http::{Method, Request};
+
+/// Every field any request body may carry; each handler checks that only
+/// its own are given.
+#[derive(Deserialize, Default, Debug)]
+#[serde(deny_unknown_fields)]
+struct Body {
+    variant: Option<String>,
+    fen: Option<String>,
+    moves: Option<Vec<String>>,
+    #[serde(rename = "move")]
+    mv: Option<String>,
+    pgn: Option<String>,
+    engine: Option<String>,
+    movetime: Option<u64>,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    clock: Option<u64>,
+    inc: Option<u64>,
+    threads: Option<usize>,
+    hash: Option<usize>,
+    multipv: Option<usize>,
+    analyse: Option<bool>,
+}
+
+impl Body {
+    fn has_position(&self) -> bool {
+        self.variant.is_some() || self.fen.is_some() || self.moves.is_some()
+    }
+
+    fn has_settings(&self) -> bool {
+        self.engine.is_some()
+            || self.movetime.is_some()
+            || self.depth.is_some()
+            || self.nodes.is_some()
+            || self.clock.is_some()
+            || self.inc.is_some()
+            || self.threads.is_some()
+            || self.hash.is_some()
+            || self.multipv.is_some()
+            || self.analyse.is_some()
+    }
+
+    fn is_empty(&self) -> bool {
+        !self.has_position() && !self.has_settings() && self.mv.is_none() && self.pgn.is_none()
+    }
+
+    fn only(&self, what: &str, ok: bool) -> Result<(), ApiError> {
+        if ok {
+            Ok(())
+        } else {
+            Err(ApiError::bad(format!("unexpected fields for {what}")))
+        }
+    }
+}
+
+fn in_range<T: PartialOrd + std::fmt::Display + Copy>(
+    name: &str,
+    v: Option<T>,
+    lo: T,
+    hi: T,
+) -> Result<Option<T>, ApiError> {
+    match v {
+        Some(x) if x < lo || x > hi => Err(ApiError::bad(format!(
+            "{name} must be between {lo} and {hi}, got {x}"
+        ))),
+        other => Ok(other),
+    }
+}
+
+/// The most search threads a page may ask for: the machine's cores.
+fn max_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+}
+
+/// `old` with the body's settings applied, all checked first.
+fn settings_from(old: &Settings, b: &Body) -> Result<Settings, ApiError> {
+    let mut s = old.clone();
+    if let Some(e) = &b.engine {
+        s.sides = Sides::parse(e).ok_or_else(|| {
+            ApiError::bad(format!(
+                "engine must be none, white, black or both, got \"{e}\""
+            ))
+        })?;
+    }
+    let limits = [
+        b.movetime.is_some(),
+        b.depth.is_some(),
+        b.nodes.is_some(),
+        b.clock.is_some(),
+    ];
+    if limits.iter().filter(|&&x| x).count() > 1 {
+        return Err(ApiError::bad("give one of movetime, depth, nodes or clock"));
+    }
+    if b.inc.is_some() && b.clock.is_none() {
+        return Err(ApiError::bad("inc goes with clock"));
+    }
+    if let Some(ms) = in_range("movetime", b.movetime, 10, 3_600_000)? {
+        s.limit = EngineLimit::Movetime(ms);
+    }
+    if let Some(d) = in_range("depth", b.depth, 1, 64)? {
+        s.limit = EngineLimit::Depth(d);
+    }
+    if let Some(n) = in_range("nodes", b.nodes, 1, 10_000_000_000)? {
+        s.limit = EngineLimit::Nodes(n);
+    }
+    if let Some(base) = in_range("clock", b.clock, 1000, 86_400_000)? {
+        let inc = in_range("inc", b.inc, 0, 600_000)?.unwrap_or(0);
+        s.limit = EngineLimit::Clock {
+            base_ms: base,
+            inc_ms: inc,
+        };
+    }
+    let o = &mut s.options;
+    *o = Options {
+        threads: in_range("threads", b.threads, 1, max_threads())?.unwrap_or(o.threads),
+        hash_mb: in_range("hash", b.hash, 1, 1024)?.unwrap_or(o.hash_mb),
+        multipv: in_range("multipv", b.multipv, 1, 5)?.unwrap_or(o.multipv),
+        ..o.clone()
+    };
+    if let Some(a) = b.analyse {
+        s.analyse = a;
+    }
+    Ok(s)
+}
+
+fn variant_from(name: Option<&str>, default: Variant) -> Result<Variant, ApiError> {
+    match name {
+        None => Ok(default),
+        Some(n) => Variant::from_name(n).ok_or_else(|| {
+            ApiError::bad(format!(
+                "unknown variant \"{n}\" (chess, plunder or tavreli)"
+            ))
+        }),
+    }
+}
+
+/// `None` for the start position (`startpos` or nothing).
+fn fen_from(fen: Option<&str>) -> Option<&str> {
+    fen.map(str::trim)
+        .filter(|f| !f.is_empty() && *f != "startpos")
+}
+
+/// Answers one API request (the path starts with `api`). Streams are
+/// handled by the caller, which must own the request.
+pub fn handle(reg: &Registry, req: &mut Request, t: &Target) -> Result<Reply, ApiError> {
+    let path: Vec<&str> = t.path.iter().map(String::as_str).collect();
+    let method = req.method().clone();
+    match (&method, path.as_slice()) {
+        (Method::Post, ["api", "games"]) => create(reg, &read(req)?),
+        (Method::Get, ["api", "games", id]) => Ok(Reply::json(&state(&lock(&*reg.get(id)?)))),
+        (Method::Get, ["api", "games", id, "position"]) => {
+            let slot = reg.get(id)?;
+            let s = lock(&slot);
+            let ply = match t.param("ply") {
+                None => s.engine.game().ply_count(),
+                Some(p) => p
+                    .parse()
+                    .map_err(|_| ApiError::bad(format!("ply must be a number, got \"{p}\"")))?,
+            };
+            Ok(Reply::json(&position_at(s.engine.game(), ply)?))
+        }
+        (Method::Get, ["api", "games", id, "pgn"]) => {
+            let slot = reg.get(id)?;
+            let text = pgn::export(&lock(&slot));
+            Ok(Reply::bytes(
+                "application/x-chess-pgn; charset=utf-8",
+                text.into_bytes(),
+            ))
+        }
+        (Method::Post, ["api", "games", id, action]) => {
+            let body = read(req)?;
+            let slot = reg.get(id)?;
+            let mut s = lock(&slot);
+            act(&mut s, action, &body)?;
+            Ok(Reply::json(&state(&s)))
+        }
+        (_, ["api", "games"] | ["api", "games", _] | ["api", "games", _, _]) => Err(ApiError {
+            status: 405,
+            message: format!("{method} is not allowed on {}", t.path.join("/")),
+        }),
+        _ => Err(ApiError::not_found(format!(
+            "no such API: /{}",
+            t.path.join("/")
+        ))),
+    }
+}
+
+fn read(req: &mut Request) -> Result<Body, ApiError> {
+    http::json(&http::body(req)?)
+}
+
+fn create(reg: &Registry, b: &Body) -> Result<Reply, ApiError> {
+    let settings = settings_from(&Settings::default(), b)?;
+    let variant = variant_from(b.variant.as_deref(), Variant::Chess)?;
+    let moves = b.moves.clone().unwrap_or_default();
+    let slot = reg.create(variant, fen_from(b.fen.as_deref()), &moves, settings)?;
+    let mut s = lock(&slot);
+    s.changed();
+    Ok(Reply::json_status(201, &state(&s)))
+}
+
+fn act(s: &mut Slot, action: &str, b: &Body) -> Result<(), ApiError> {
+    match action {
+        "move" => {
+            b.only(
+                "move",
+                !b.has_position() && !b.has_settings() && b.pgn.is_none(),
+            )?;
+            let mv =
+                b.mv.as_deref()
+                    .ok_or_else(|| ApiError::bad("missing \"move\""))?;
+            s.human_move(mv.trim())
+        }
+        "undo" => {
+            b.only("undo", b.is_empty())?;
+            s.undo()
+        }
+        "stop" => {
+            b.only("stop", b.is_empty())?;
+            s.stop();
+            Ok(())
+        }
+        "new" => {
+            b.only(
+                "new",
+                !b.has_settings() && b.mv.is_none() && b.pgn.is_none(),
+            )?;
+            let variant = variant_from(b.variant.as_deref(), s.engine.variant())?;
+            let moves = b.moves.clone().unwrap_or_default();
+            s.new_game(variant, fen_from(b.fen.as_deref()), &moves)
+        }
+        "settings" => {
+            b.only(
+                "settings",
+                !b.has_position() && b.mv.is_none() && b.pgn.is_none(),
+            )?;
+            let new = settings_from(&s.settings, b)?;
+            s.set_settings(new)
+        }
+        "pgn" => {
+            b.only(
+                "pgn",
+                !b.has_position() && !b.has_settings() && b.mv.is_none(),
+            )?;
+            let text = b
+                .pgn
+                .as_deref()
+                .ok_or_else(|| ApiError::bad("missing \"pgn\""))?;
+            let (variant, fen, moves) = pgn::import(text, s.engine.variant())?;
+            s.new_game(variant, fen.as_deref(), &moves)
+        }
+        other => Err(ApiError::not_found(format!("no such action \"{other}\""))),
+    }
+}
+
+fn score_json(s: Score) -> Value {
+    match s {
+        Score::Cp(cp) => json!({ "cp": cp }),
+        Score::Mate(m) => json!({ "mate": m }),
+    }
+}
+
+const fn color_key(c: Color) -> &'static str {
+    match c {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+fn token_json(t: &Token) -> Value {
+    let mut v = json!({ "piece": t.piece, "name": t.name });
+    if let Some(vest) = t.vest {
+        v["vest"] = json!(vest.to_string());
+    }
+    v
+}
+
+/// The board as 64 lists (a1, b1, …, h8) of pieces bottom to top.
+fn board_json<P: Show>(pos: &P) -> Value {
+    Value::Array(
+        Square::all()
+            .map(|sq| Value::Array(pos.tokens(sq).iter().map(token_json).collect()))
+            .collect(),
+    )
+}
+
+fn game_json<P: Show + Evaluate>(g: &Game<P>) -> Value {
+    let pos = g.position();
+    let legal: Vec<Value> = legal_words(pos)
+        .into_iter()
+        .map(|w| json!({ "move": w.mv, "from": w.from.to_string(), "to": w.to.to_string(), "text": w.text }))
+        .collect();
+    let history: Vec<Value> = plies(g.start(), g.moves())
+        .into_iter()
+        .map(|p| json!({ "move": p.mv, "text": p.text, "fen": p.fen }))
+        .collect();
+    let status = g.status().map(|o| {
+        let (result, reason) = outcome_words(o);
+        json!({ "result": result, "reason": reason, "text": format!("{result} \u{2014} {reason}") })
+    });
+    json!({
+        "variant": P::VARIANT.name(),
+        "fen": pos.fen(),
+        "start": g.start().fen(),
+        "turn": color_key(pos.turn()),
+        "board": board_json(pos),
+        "check": checked_king(pos).map(|s| s.to_string()),
+        "last": g.moves().last().map(|m| json!({ "from": m.from().to_string(), "to": m.to().to_string() })),
+        "legal": legal,
+        "history": history,
+        "status": status,
+    })
+}
+
+fn position_json<P: Show + Evaluate>(g: &Game<P>, ply: usize) -> Result<Value, ApiError> {
+    let moves = g.moves();
+    if ply > moves.len() {
+        return Err(ApiError::bad(format!(
+            "ply {ply} is past the last move ({})",
+            moves.len()
+        )));
+    }
+    let mut pos = g.start().clone();
+    for &m in &moves[..ply] {
+        pos.make(m);
+    }
+    Ok(json!({
+        "ply": ply,
+        "fen": pos.fen(),
+        "board": board_json(&pos),
+        "check": checked_king(&pos).map(|s| s.to_string()),
+        "last": ply.checked_sub(1).map(|i| json!({ "from": moves[i].from().to_string(), "to": moves[i].to().to_string() })),
+    }))
+}
+
+fn position_at(game: &engine::AnyGame, ply: usize) -> Result<Value, ApiError> {
+    with_game!(game, g => position_json(g, ply))
+}
+
+fn settings_json(s: &Settings) -> Value {
+    let limit = match s.limit {
+        EngineLimit::Movetime(ms) => json!({ "movetime": ms }),
+        EngineLimit::Depth(d) => json!({ "depth": d }),
+        EngineLimit::Nodes(n) => json!({ "nodes": n }),
+        EngineLimit::Clock { base_ms, inc_ms } => json!({ "clock": base_ms, "inc": inc_ms }),
+    };
+    json!({
+        "engine": s.sides.name(),
+        "limit": limit,
+        "threads": s.options.threads,
+        "hash": s.options.hash_mb,
+        "multipv": s.options.multipv,
+        "analyse": s.analyse,
+        "max_threads": max_threads(),
+    })
+}
+
+/// A game's whole state, as the page draws it.
+pub fn state(s: &Slot) -> Value {
+    let game = s.engine.game();
+    let mut v = with_game!(game, g => game_json(g));
+    v["id"] = json!(s.id.to_string());
+    v["version"] = json!(s.version);
+    v["settings"] = settings_json(&s.settings);
+    v["searching"] = s.run.as_ref().map_or(Value::Null, |r| {
+        json!({
+            "kind": match r.kind { Kind::Play => "play", Kind::Analyse => "analyse" },
+            "gen": r.gen,
+            "ply": r.ply,
+        })
+    });
+    v["clock"] = s.clock.as_ref().map_or(Value::Null, |c| {
+        let turn = game.turn();
+        json!({
+            "white": c.now_ms(Color::White, turn),
+            "black": c.now_ms(Color::Black, turn),
+            "running": if game.status().is_none() { Some(color_key(turn)) } else { None },
+        })
+    });
+    v["to_move"] = json!(format!(
+        "{} to move{}",
+        color_word(game.turn()),
+        if s.engine_to_move() { " (engine)" } else { "" }
+    ));
+    v["scores"] = Value::Array(
+        s.scores
+            .iter()
+            .map(|sc| sc.map_or(Value::Null, score_json))
+            .collect(),
+    );
+    v["human_to_move"] = json!(game.status().is_none() && !s.engine_to_move());
+    v["note"] = json!(s.note);
+    v
+}
+
+/// One search report for the streams: the score also from white's view
+/// (for the eval bar and graph) and the PV in the move list's notation.
+pub fn info(run: &Run, i: &Info) -> Value {
+    let white = white_view(run, i.score);
+    let pv_text = with_game!(&run.root, g => pv_notation(g.position(), &i.pv));
+    json!({
+        "gen": run.gen,
+        "ply": run.ply,
+        "kind": match run.kind { Kind::Play => "play", Kind::Analyse => "analyse" },
+        "multipv": i.multipv,
+        "depth": i.depth,
+        "seldepth": i.seldepth,
+        "score": score_json(i.score),
+        "white": score_json(white),
+        "nodes": i.nodes,
+        "nps": i.nps,
+        "time": i.time_ms,
+        "hashfull": i.hashfull,
+        "pv": i.pv,
+        "pv_text": pv_text,
+    })
+}

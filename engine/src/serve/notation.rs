@@ -1,0 +1,416 @@
+//! What the page is told about a position, per variant: the board as FEN
+//! tokens per square (bottom to top), each piece named in words, every legal
+//! move with a sentence for the chooser, the notation of the move list (SAN
+//! for chess, move strings for the variants) and the result in words.
+//!
+//! ```text
+//! Tavreli d4 = (PP=QB)  ──tokens──▶  [P, P=Q, B]  ("white pawn (promotes to rook)", …)
+//! Plunder c3d5p         ──words───▶  "Knight takes on d5 and takes a pawn vest"
+//! ```
+
+use matchrunner::san::san;
+use movegen::{
+    Chess, Color, Move, MoveKind, MoveList, Outcome, Piece, Plunder, Position, Role, Square,
+    Tavreli, TowerPiece,
+};
+
+/// One piece drawn on a square: its FEN token, a plunder vest (letter in the
+/// wearer's case) and the piece in words for the tower inspector.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Token {
+    /// The FEN token (`Q`, `p`, `H`, `Q~`, `P=N`).
+    pub piece: String,
+    /// The vest letter, plunder only.
+    pub vest: Option<char>,
+    /// `white knight wearing a queen vest`, `black pawn (promotes to helgi)`.
+    pub name: String,
+}
+
+/// The variant-specific half of what the page is told; the rest
+/// ([`legal_words`], [`notation`]) is common.
+pub trait Show: Position {
+    /// The pieces on `sq`, bottom to top (empty square: none).
+    fn tokens(&self, sq: Square) -> Vec<Token>;
+
+    /// The moving piece or group of `m` in words, capitalised (`Knight`,
+    /// `Top 2 of 3 (bishop, rook)`, `Knight using its rook vest`).
+    fn mover(&self, m: Move) -> String;
+
+    /// The move as the move list shows it.
+    fn notation(&self, m: Move) -> String {
+        m.to_string()
+    }
+}
+
+/// The lower-case name of a role.
+#[must_use]
+pub const fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Pawn => "pawn",
+        Role::Knight => "knight",
+        Role::Bishop => "bishop",
+        Role::Rook => "rook",
+        Role::Queen => "queen",
+        Role::King => "king",
+        Role::Helgi => "helgi",
+    }
+}
+
+const fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+fn plain_token(p: Piece) -> Token {
+    Token {
+        piece: p.role.char_for(p.color).to_string(),
+        vest: None,
+        name: format!(
+            "{} {}",
+            color_name(p.color).to_lowercase(),
+            role_name(p.role)
+        ),
+    }
+}
+
+fn top_role<P: Position>(pos: &P, sq: Square) -> Role {
+    pos.piece_at(sq).map_or(Role::Pawn, |p| p.role)
+}
+
+impl Show for Chess {
+    fn tokens(&self, sq: Square) -> Vec<Token> {
+        self.piece_at(sq).map(plain_token).into_iter().collect()
+    }
+
+    fn mover(&self, m: Move) -> String {
+        capitalised(role_name(top_role(self, m.from())))
+    }
+
+    fn notation(&self, m: Move) -> String {
+        san(self, m)
+    }
+}
+
+impl Show for Plunder {
+    fn tokens(&self, sq: Square) -> Vec<Token> {
+        let Some(p) = self.piece_at(sq) else {
+            return Vec::new();
+        };
+        let mut t = plain_token(p);
+        if let Some(v) = self.vest_at(sq) {
+            t.vest = Some(v.char_for(p.color));
+            t.name = format!("{} wearing a {} vest", t.name, role_name(v));
+        }
+        vec![t]
+    }
+
+    fn mover(&self, m: Move) -> String {
+        let name = capitalised(role_name(top_role(self, m.from())));
+        match self.vest_at(m.from()) {
+            Some(v) if m.is_vest_move() => format!("{name} using its {} vest", role_name(v)),
+            _ => name,
+        }
+    }
+}
+
+fn tower_piece_name(p: TowerPiece) -> String {
+    let role = role_name(p.role());
+    match p.promotion() {
+        Some(promo) if p.is_pawn() => format!("pawn (promotes to {})", role_name(promo)),
+        Some(_) => format!("promoted pawn, now a {role}"),
+        None => role.to_string(),
+    }
+}
+
+impl Show for Tavreli {
+    fn tokens(&self, sq: Square) -> Vec<Token> {
+        self.tower(sq)
+            .iter()
+            .map(|p| Token {
+                piece: p.token(sq.file()),
+                vest: None,
+                name: format!(
+                    "{} {}",
+                    color_name(p.color()).to_lowercase(),
+                    tower_piece_name(p)
+                ),
+            })
+            .collect()
+    }
+
+    fn mover(&self, m: Move) -> String {
+        let tower = self.tower(m.from());
+        let height = tower.len();
+        let k = match usize::from(m.split()) {
+            0 => height,
+            k => k,
+        };
+        // The group's pieces bottom to top; those of the other side say so.
+        let owner = tower.top().map(TowerPiece::color);
+        let group: Vec<String> = tower
+            .iter()
+            .skip(height - k)
+            .map(|p| {
+                if Some(p.color()) == owner {
+                    tower_piece_name(p)
+                } else {
+                    format!(
+                        "{} {}",
+                        color_name(p.color()).to_lowercase(),
+                        tower_piece_name(p)
+                    )
+                }
+            })
+            .collect();
+        if height == 1 {
+            capitalised(&group.join(""))
+        } else if k == height {
+            format!("Whole tower of {height} ({})", group.join(", "))
+        } else {
+            format!("Top {k} of {height} ({})", group.join(", "))
+        }
+    }
+}
+
+/// A legal move for the page: its string, squares and sentence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveWords {
+    /// The move string.
+    pub mv: String,
+    /// Origin square.
+    pub from: Square,
+    /// Destination square.
+    pub to: Square,
+    /// The sentence the chooser shows.
+    pub text: String,
+}
+
+/// Every legal move of `pos` with its sentence, in movegen's order.
+pub fn legal_words<P: Show>(pos: &P) -> Vec<MoveWords> {
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    list.iter()
+        .map(|&m| MoveWords {
+            mv: m.to_string(),
+            from: m.from(),
+            to: m.to(),
+            text: sentence(pos, m, &list),
+        })
+        .collect()
+}
+
+/// One move in words. `all` are the legal moves, so that a capture that
+/// could have taken a vest says it declines it.
+fn sentence<P: Show>(pos: &P, m: Move, all: &[Move]) -> String {
+    if m.kind() == MoveKind::Castle {
+        let side = if m.to().file() > m.from().file() {
+            "kingside"
+        } else {
+            "queenside"
+        };
+        return format!("Castles {side} (king to {})", m.to());
+    }
+    let mover = pos.mover(m);
+    let mut s = match (m.kind(), m.is_capture()) {
+        (MoveKind::EnPassant, _) => format!("{mover} takes en passant on {}", m.to()),
+        (_, true) => format!("{mover} takes on {}", m.to()),
+        _ => format!("{mover} to {}", m.to()),
+    };
+    let mut extras = Vec::new();
+    if let Some(p) = m.promotion() {
+        extras.push(format!("promotes to {}", role_name(p)));
+    }
+    if let Some(v) = m.vest() {
+        extras.push(format!("takes a {} vest", role_name(v)));
+    } else if m.is_capture() && could_plunder(m, all) {
+        extras.push("declines the vest".to_string());
+    }
+    match extras.as_slice() {
+        [] => {}
+        [one] if m.vest().is_some() => {
+            s.push_str(" and ");
+            s.push_str(one);
+        }
+        more => {
+            for e in more {
+                s.push_str(", ");
+                s.push_str(e);
+            }
+        }
+    }
+    s
+}
+
+/// `true` if another legal move is `m` with a vest taken.
+fn could_plunder(m: Move, all: &[Move]) -> bool {
+    all.iter().any(|o| {
+        o.vest().is_some()
+            && o.from() == m.from()
+            && o.to() == m.to()
+            && o.promotion() == m.promotion()
+    })
+}
+
+/// One played move as the move list shows it, with the FEN after it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ply {
+    /// The move string.
+    pub mv: String,
+    /// SAN for chess, the move string otherwise.
+    pub text: String,
+    /// The position after the move.
+    pub fen: String,
+}
+
+/// The moves of a game replayed from `start`.
+pub fn plies<P: Show>(start: &P, moves: &[Move]) -> Vec<Ply> {
+    let mut pos = start.clone();
+    moves
+        .iter()
+        .map(|&m| {
+            let text = pos.notation(m);
+            pos.make(m);
+            Ply {
+                mv: m.to_string(),
+                text,
+                fen: pos.fen(),
+            }
+        })
+        .collect()
+}
+
+/// A principal variation (move strings from `root`) in the move list's
+/// notation; stops at the first move that is not legal.
+pub fn pv_notation<P: Show>(root: &P, pv: &[String]) -> Vec<String> {
+    let mut pos = root.clone();
+    let mut out = Vec::with_capacity(pv.len());
+    for s in pv {
+        let Ok(m) = pos.parse_move(s) else { break };
+        out.push(pos.notation(m));
+        pos.make(m);
+    }
+    out
+}
+
+/// The square of the side to move's king when it is in check.
+pub fn checked_king<P: Position>(pos: &P) -> Option<Square> {
+    if !pos.is_check() {
+        return None;
+    }
+    let king = Piece {
+        color: pos.turn(),
+        role: Role::King,
+    };
+    Square::all().find(|&sq| pos.piece_at(sq) == Some(king))
+}
+
+/// The result as PGN writes it and the reason in words
+/// (`("0-1", "White is mated")`).
+#[must_use]
+pub fn outcome_words(o: Outcome) -> (&'static str, &'static str) {
+    let reason = match o {
+        Outcome::Checkmate {
+            winner: Color::White,
+        } => "Black is mated",
+        Outcome::Checkmate {
+            winner: Color::Black,
+        } => "White is mated",
+        Outcome::Stalemate => "Draw by stalemate",
+        Outcome::InsufficientMaterial => "Draw by insufficient material",
+        Outcome::FiftyMoves => "Draw by the fifty-move rule",
+        Outcome::Repetition => "Draw by threefold repetition",
+    };
+    (o.result(), reason)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words<P: Show>(fen: &str, from_to: &str) -> Vec<(String, String)> {
+        let pos = P::from_fen(fen).unwrap();
+        legal_words(&pos)
+            .into_iter()
+            .filter(|w| w.mv.starts_with(from_to))
+            .map(|w| (w.mv, w.text))
+            .collect()
+    }
+
+    #[test]
+    fn plunder_captures_name_the_vest_choice() {
+        let got = words::<Plunder>("4k3/8/8/3p4/8/2N5/8/4K3 w - - 0 1", "c3d5");
+        assert_eq!(
+            got,
+            [
+                (
+                    "c3d5".into(),
+                    "Knight takes on d5, declines the vest".into()
+                ),
+                (
+                    "c3d5p".into(),
+                    "Knight takes on d5 and takes a pawn vest".into()
+                ),
+            ]
+        );
+        let got = words::<Plunder>("3nk3/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7d8q");
+        assert!(got.contains(&(
+            "e7d8qn".into(),
+            "Pawn takes on d8, promotes to queen, takes a knight vest".into()
+        )));
+        assert!(got.contains(&(
+            "e7d8q".into(),
+            "Pawn takes on d8, promotes to queen, declines the vest".into()
+        )));
+    }
+
+    #[test]
+    fn tavreli_groups_and_tokens() {
+        let mixed = Tavreli::from_fen("4k3/8/8/8/3(PbR)4/8/8/4K3 w - - 0 1").unwrap();
+        let m = mixed.parse_move("d4d8:2").unwrap();
+        assert_eq!(mixed.mover(m), "Top 2 of 3 (black bishop, rook)");
+        let pos = Tavreli::from_fen("4k3/8/8/8/3(PBR)4/8/8/4K3 w - - 0 1").unwrap();
+        let d4 = Square::parse("d4").unwrap();
+        let tokens: Vec<String> = pos.tokens(d4).into_iter().map(|t| t.piece).collect();
+        assert_eq!(tokens, ["P", "B", "R"]);
+        let w: Vec<_> = legal_words(&pos)
+            .into_iter()
+            .filter(|w| w.mv.starts_with("d4d8"))
+            .map(|w| (w.mv, w.text))
+            .collect();
+        assert_eq!(
+            w,
+            [
+                ("d4d8:1".into(), "Top 1 of 3 (rook) to d8".into()),
+                ("d4d8:2".into(), "Top 2 of 3 (bishop, rook) to d8".into()),
+                (
+                    "d4d8".into(),
+                    "Whole tower of 3 (pawn (promotes to queen), bishop, rook) to d8".into()
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn chess_castles_and_results() {
+        let got = words::<Chess>("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1");
+        assert_eq!(
+            got,
+            [("e1g1".into(), "Castles kingside (king to g1)".into())]
+        );
+        assert_eq!(
+            outcome_words(Outcome::Checkmate {
+                winner: Color::Black
+            }),
+            ("0-1", "White is mated")
+        );
+    }
+}

@@ -1,0 +1,671 @@
+//! The games behind the pages: one [`Slot`] per page, each with its own
+//! [`Engine`] (and so its own hash table), at most one search each, a cap on
+//! live games, and the live streams (Server-Sent Events) that carry state and
+//! search output to the page.
+//!
+//! ```text
+//! HTTP worker ──lock──▶ Slot { Engine, Settings, Run, subscribers }
+//!                          │ go(limits, sink)
+//! search thread ──sink──▶ dispatcher ──lock──▶ Slot: info → streams; bestmove → play, next search
+//! SSE thread  ◀──channel── Slot::broadcast         (heartbeat: a closed page is noticed, searches stop)
+//! ```
+//! The search thread never locks a slot: its sink only sends to the
+//! dispatcher, so `Engine::play`'s wait for the worker cannot deadlock.
+
+use super::http::ApiError;
+use engine::{AnyGame, Engine, Limits, Options, Score, SearchEvent};
+use movegen::{Color, Variant};
+use std::collections::HashMap;
+use std::io::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+/// Live games kept at most; creating one more evicts the least recently
+/// used game without an open page (or, failing that, the least recent).
+pub const MAX_GAMES: usize = 16;
+/// Live streams per game (a page normally holds one).
+pub const MAX_STREAMS_PER_GAME: usize = 4;
+/// How often an idle stream writes a comment line, so that a closed page is
+/// noticed (a write to a closed socket fails on the second try).
+pub const HEARTBEAT: Duration = Duration::from_millis(500);
+
+/// Locks a mutex, also after a panic elsewhere (a request that panicked is
+/// answered 500; the data it guarded is still a consistent game).
+pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Which sides the engine plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sides {
+    /// Human vs human.
+    None,
+    /// The engine plays white.
+    White,
+    /// The engine plays black.
+    Black,
+    /// Engine vs engine.
+    Both,
+}
+
+impl Sides {
+    /// Parses `none|white|black|both`.
+    pub fn parse(s: &str) -> Option<Sides> {
+        match s {
+            "none" | "" => Some(Sides::None),
+            "white" => Some(Sides::White),
+            "black" => Some(Sides::Black),
+            "both" => Some(Sides::Both),
+            _ => None,
+        }
+    }
+
+    /// The name [`Sides::parse`] reads.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Sides::None => "none",
+            Sides::White => "white",
+            Sides::Black => "black",
+            Sides::Both => "both",
+        }
+    }
+
+    /// `true` if the engine plays `c`.
+    pub const fn plays(self, c: Color) -> bool {
+        matches!(
+            (self, c),
+            (Sides::Both, _) | (Sides::White, Color::White) | (Sides::Black, Color::Black)
+        )
+    }
+}
+
+/// How long the engine thinks per move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineLimit {
+    /// Milliseconds per move.
+    Movetime(u64),
+    /// Plies.
+    Depth(u32),
+    /// Nodes.
+    Nodes(u64),
+    /// A clock per side: base and increment in milliseconds.
+    Clock {
+        /// Starting time of each side.
+        base_ms: u64,
+        /// Added after each move.
+        inc_ms: u64,
+    },
+}
+
+/// What the page set: who plays, how long, engine options, analysis.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// The engine's sides (ignored while analysing).
+    pub sides: Sides,
+    /// The engine's limit per move.
+    pub limit: EngineLimit,
+    /// Threads, Hash and MultiPV.
+    pub options: Options,
+    /// Infinite analysis of every position shown.
+    pub analyse: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            sides: Sides::None,
+            limit: EngineLimit::Movetime(1000),
+            options: Options::default(),
+            analyse: false,
+        }
+    }
+}
+
+/// The clocks of a game played with [`EngineLimit::Clock`].
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    /// Milliseconds left, white then black.
+    pub left_ms: [i64; 2],
+    /// Increment per move.
+    pub inc_ms: u64,
+    /// When the side to move's time began to run.
+    pub since: Instant,
+}
+
+impl Clock {
+    fn for_limit(limit: EngineLimit) -> Option<Clock> {
+        match limit {
+            EngineLimit::Clock { base_ms, inc_ms } => Some(Clock::new(base_ms, inc_ms)),
+            _ => None,
+        }
+    }
+
+    fn new(base_ms: u64, inc_ms: u64) -> Clock {
+        let base = i64::try_from(base_ms).unwrap_or(i64::MAX);
+        Clock {
+            left_ms: [base, base],
+            inc_ms,
+            since: Instant::now(),
+        }
+    }
+
+    /// Charges the time since the turn began to `mover` and adds the increment.
+    fn moved(&mut self, mover: Color) {
+        let spent = i64::try_from(self.since.elapsed().as_millis()).unwrap_or(i64::MAX);
+        let inc = i64::try_from(self.inc_ms).unwrap_or(0);
+        let left = &mut self.left_ms[mover.index()];
+        *left = left.saturating_sub(spent).saturating_add(inc);
+        self.since = Instant::now();
+    }
+
+    /// The time left of `c` now (the running side's time keeps falling).
+    pub fn now_ms(&self, c: Color, turn: Color) -> i64 {
+        let left = self.left_ms[c.index()];
+        if c == turn {
+            left.saturating_sub(i64::try_from(self.since.elapsed().as_millis()).unwrap_or(0))
+        } else {
+            left
+        }
+    }
+}
+
+/// Why a search runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// The engine chooses a move and plays it.
+    Play,
+    /// Infinite analysis; nothing is played.
+    Analyse,
+}
+
+/// The search in progress.
+#[derive(Clone, Debug)]
+pub struct Run {
+    /// Tags its events: those of an earlier search are dropped.
+    pub gen: u64,
+    /// Why it runs.
+    pub kind: Kind,
+    /// The position searched (for the PV in the move list's notation).
+    pub root: AnyGame,
+    /// Moves played before the root.
+    pub ply: usize,
+}
+
+/// What the search threads send the dispatcher.
+pub struct Dispatch {
+    game: u64,
+    gen: u64,
+    event: SearchEvent,
+}
+
+/// One page's game.
+pub struct Slot {
+    /// Its id in URLs.
+    pub id: u64,
+    /// The engine, owning the game and its hash table.
+    pub engine: Engine,
+    /// What the page set.
+    pub settings: Settings,
+    /// The search in progress.
+    pub run: Option<Run>,
+    /// Clocks, with [`EngineLimit::Clock`].
+    pub clock: Option<Clock>,
+    /// Bumped on every change, so that the page can drop stale states.
+    pub version: u64,
+    /// The last message worth showing (an engine error).
+    pub note: Option<String>,
+    /// Per ply, the best line's score from white's view (eval graph).
+    pub scores: Vec<Option<Score>>,
+    next_gen: u64,
+    streams: Vec<(u64, Sender<String>)>,
+    last_used: Instant,
+    dispatch: Sender<Dispatch>,
+}
+
+impl Slot {
+    /// `true` if the side to move is the engine's and it should move.
+    pub fn engine_to_move(&self) -> bool {
+        !self.settings.analyse
+            && self.settings.sides.plays(self.engine.game().turn())
+            && self.engine.status().is_none()
+    }
+
+    /// Plays a move given by a person.
+    ///
+    /// # Errors
+    /// 409 while it is the engine's turn or after the end; 400 for a bad
+    /// or illegal move (the game unchanged).
+    pub fn human_move(&mut self, mv: &str) -> Result<(), ApiError> {
+        if self.engine.status().is_some() {
+            return Err(ApiError::conflict("the game is over"));
+        }
+        if self.engine_to_move() {
+            return Err(ApiError::conflict(format!(
+                "it is the engine's turn ({} to move)",
+                color_word(self.engine.game().turn())
+            )));
+        }
+        self.play(mv)
+    }
+
+    fn play(&mut self, mv: &str) -> Result<(), ApiError> {
+        let mover = self.engine.game().turn();
+        self.run = None;
+        if let Err(e) = self.engine.play(mv) {
+            // The engine made way for the move (its search ended): an
+            // analysis resumes on the unchanged position.
+            self.changed();
+            return Err(engine_error(e));
+        }
+        if let Some(c) = &mut self.clock {
+            c.moved(mover);
+        }
+        self.changed();
+        Ok(())
+    }
+
+    /// Takes back one move, or two when that gives the turn back to a
+    /// person playing the engine.
+    ///
+    /// # Errors
+    /// 409 if no move was played.
+    pub fn undo(&mut self) -> Result<(), ApiError> {
+        self.run = None;
+        if self.engine.undo().is_err() {
+            self.changed();
+            return Err(ApiError::conflict("no move to take back"));
+        }
+        let sides = self.settings.sides;
+        if !self.settings.analyse
+            && sides != Sides::Both
+            && sides.plays(self.engine.game().turn())
+            && self.engine.game().ply_count() > 0
+        {
+            let _ = self.engine.undo();
+        }
+        self.changed();
+        Ok(())
+    }
+
+    /// A new game (set-up, PGN import): all or nothing.
+    ///
+    /// # Errors
+    /// 400 for a bad FEN or move; the old game stays then.
+    pub fn new_game(
+        &mut self,
+        variant: Variant,
+        fen: Option<&str>,
+        moves: &[String],
+    ) -> Result<(), ApiError> {
+        let fresh = build_engine(variant, fen, moves, &self.settings.options)?;
+        self.run = None;
+        self.engine = fresh;
+        self.scores.clear();
+        self.clock = Clock::for_limit(self.settings.limit);
+        self.note = None;
+        self.changed();
+        Ok(())
+    }
+
+    /// New settings; the clocks restart when the limit changes.
+    ///
+    /// # Errors
+    /// 400 if the engine refuses the options (a hash table larger than the
+    /// machine's memory); nothing changes then.
+    pub fn set_settings(&mut self, s: Settings) -> Result<(), ApiError> {
+        if s.options != self.settings.options {
+            self.engine
+                .set_options(s.options.clone())
+                .map_err(engine_error)?;
+        }
+        self.run = None;
+        if s.limit != self.settings.limit {
+            self.clock = Clock::for_limit(s.limit);
+        }
+        self.settings = s;
+        self.changed();
+        Ok(())
+    }
+
+    /// Stop: an engine to move plays its best move now; analysis ends.
+    pub fn stop(&mut self) {
+        match self.run.as_ref().map(|r| r.kind) {
+            Some(Kind::Play) => self.engine.stop(),
+            Some(Kind::Analyse) => {
+                self.settings.analyse = false;
+                self.engine.stop();
+            }
+            None => {
+                if self.settings.analyse {
+                    self.settings.analyse = false;
+                    self.changed();
+                }
+            }
+        }
+    }
+
+    /// Forgets the scores of positions no longer in the game.
+    fn trim_scores(&mut self) {
+        self.scores.truncate(self.engine.game().ply_count() + 1);
+    }
+
+    /// After any change: starts the search the settings ask for and sends
+    /// the new state to the streams.
+    pub fn changed(&mut self) {
+        self.version += 1;
+        self.trim_scores();
+        self.last_used = Instant::now();
+        if self.run.is_none() {
+            if self.engine.status().is_some() {
+                self.engine.abort();
+            } else if self.settings.analyse {
+                let limits = Limits {
+                    infinite: true,
+                    ..Limits::default()
+                };
+                self.start(Kind::Analyse, limits);
+            } else if self.engine_to_move() {
+                let limits = self.play_limits();
+                self.start(Kind::Play, limits);
+            } else {
+                self.engine.abort();
+            }
+        }
+        let state = super::api::state(self).to_string();
+        self.broadcast("state", &state);
+    }
+
+    fn play_limits(&self) -> Limits {
+        let mut l = Limits::default();
+        match self.settings.limit {
+            EngineLimit::Movetime(ms) => l.movetime = Some(ms),
+            EngineLimit::Depth(d) => l.depth = Some(d),
+            EngineLimit::Nodes(n) => l.nodes = Some(n),
+            EngineLimit::Clock { inc_ms, .. } => {
+                if let Some(c) = &self.clock {
+                    let turn = self.engine.game().turn();
+                    let left = |side| u64::try_from(c.now_ms(side, turn).max(1)).unwrap_or(1);
+                    l.wtime = Some(left(Color::White));
+                    l.btime = Some(left(Color::Black));
+                    l.winc = Some(inc_ms);
+                    l.binc = Some(inc_ms);
+                }
+            }
+        }
+        l
+    }
+
+    fn start(&mut self, kind: Kind, limits: Limits) {
+        self.next_gen += 1;
+        let gen = self.next_gen;
+        let (game, tx) = (self.id, self.dispatch.clone());
+        let sink: engine::engine::EventSink = Arc::new(move |event| {
+            let _ = tx.send(Dispatch { game, gen, event });
+        });
+        self.run = Some(Run {
+            gen,
+            kind,
+            root: self.engine.game().clone(),
+            ply: self.engine.game().ply_count(),
+        });
+        self.engine.go(limits, sink);
+    }
+
+    /// Sends one event to every open stream, dropping the closed ones.
+    pub fn broadcast(&mut self, event: &str, data: &str) {
+        let text = format!("event: {event}\ndata: {data}\n\n");
+        self.streams.retain(|(_, tx)| tx.send(text.clone()).is_ok());
+    }
+
+    /// A stream was closed: with the page's last one gone, its searches stop.
+    fn stream_closed(&mut self, stream: u64) {
+        self.streams.retain(|(id, _)| *id != stream);
+        if self.streams.is_empty() {
+            self.run = None;
+            self.settings.analyse = false;
+            self.engine.abort();
+            self.version += 1;
+        }
+    }
+
+    /// Handles one search event: info lines go to the streams; the best move
+    /// of an engine turn is played (which may start the next search).
+    fn on_event(&mut self, gen: u64, event: SearchEvent) {
+        let Some(run) = self.run.as_ref().filter(|r| r.gen == gen) else {
+            return;
+        };
+        match event {
+            SearchEvent::Info(info) => {
+                if info.multipv == 1 {
+                    let ply = run.ply;
+                    let white = white_view(run, info.score);
+                    if self.scores.len() <= ply {
+                        self.scores.resize(ply + 1, None);
+                    }
+                    self.scores[ply] = Some(white);
+                }
+                let Some(run) = self.run.as_ref() else { return };
+                let data = super::api::info(run, &info).to_string();
+                self.broadcast("info", &data);
+            }
+            SearchEvent::Message(m) => {
+                self.note = Some(m.clone());
+                let data = serde_json::json!({ "message": m }).to_string();
+                self.broadcast("message", &data);
+            }
+            SearchEvent::BestMove { best, .. } => {
+                let kind = run.kind;
+                self.run = None;
+                match (kind, best) {
+                    (Kind::Play, Some(mv)) => {
+                        if let Err(e) = self.play(&mv) {
+                            self.note = Some(format!("engine move {mv}: {}", e.message));
+                            self.changed();
+                        }
+                    }
+                    _ => self.changed(),
+                }
+            }
+        }
+    }
+}
+
+/// An engine at `fen` (or the start) after `moves`, with `options`.
+fn build_engine(
+    variant: Variant,
+    fen: Option<&str>,
+    moves: &[String],
+    options: &Options,
+) -> Result<Engine, ApiError> {
+    let mut engine = Engine::new();
+    engine.set_variant(variant);
+    let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
+    engine.set_position(fen, &refs).map_err(engine_error)?;
+    engine.set_options(options.clone()).map_err(engine_error)?;
+    Ok(engine)
+}
+
+/// A score of the side to move at `run`'s root, from white's view.
+pub fn white_view(run: &Run, score: Score) -> Score {
+    match (run.root.turn(), score) {
+        (Color::White, s) => s,
+        (Color::Black, Score::Cp(cp)) => Score::Cp(-cp),
+        (Color::Black, Score::Mate(m)) => Score::Mate(-m),
+    }
+}
+
+/// The one place where the engine facade's errors become replies.
+pub fn engine_error(e: engine::Error) -> ApiError {
+    ApiError::bad(e.to_string())
+}
+
+/// `White` / `Black`.
+pub const fn color_word(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// All live games.
+pub struct Registry {
+    games: Mutex<HashMap<u64, Arc<Mutex<Slot>>>>,
+    next_id: AtomicU64,
+    next_stream: AtomicU64,
+    dispatch: Sender<Dispatch>,
+}
+
+impl Registry {
+    /// An empty registry and its dispatcher thread.
+    pub fn start() -> std::io::Result<Arc<Registry>> {
+        let (tx, rx) = mpsc::channel();
+        // Ids need not be secret (loopback), only not reused across runs
+        // by a page left open: start from the clock.
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_secs() % 1_000_000 * 1000);
+        let reg = Arc::new(Registry {
+            games: Mutex::new(HashMap::new()),
+            next_id: AtomicU64::new(seed + 1),
+            next_stream: AtomicU64::new(1),
+            dispatch: tx,
+        });
+        let weak = Arc::downgrade(&reg);
+        std::thread::Builder::new()
+            .name("dispatch".into())
+            .spawn(move || dispatcher(&weak, &rx))?;
+        Ok(reg)
+    }
+
+    /// A new game with `settings`; evicts one if [`MAX_GAMES`] are live.
+    ///
+    /// # Errors
+    /// 400 for a bad FEN or move.
+    pub fn create(
+        &self,
+        variant: Variant,
+        fen: Option<&str>,
+        moves: &[String],
+        settings: Settings,
+    ) -> Result<Arc<Mutex<Slot>>, ApiError> {
+        let engine = build_engine(variant, fen, moves, &settings.options)?;
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let clock = Clock::for_limit(settings.limit);
+        let slot = Arc::new(Mutex::new(Slot {
+            id,
+            engine,
+            settings,
+            run: None,
+            clock,
+            version: 0,
+            note: None,
+            scores: Vec::new(),
+            next_gen: 0,
+            streams: Vec::new(),
+            last_used: Instant::now(),
+            dispatch: self.dispatch.clone(),
+        }));
+        let evicted = {
+            let mut games = lock(&self.games);
+            let evicted = if games.len() >= MAX_GAMES {
+                Self::pick_evictee(&games).and_then(|k| games.remove(&k))
+            } else {
+                None
+            };
+            games.insert(id, Arc::clone(&slot));
+            evicted
+        };
+        // Dropping an engine joins its search thread: outside the map's lock.
+        drop(evicted);
+        Ok(slot)
+    }
+
+    fn pick_evictee(games: &HashMap<u64, Arc<Mutex<Slot>>>) -> Option<u64> {
+        games
+            .iter()
+            .filter_map(|(&id, s)| {
+                let s = s.try_lock().ok()?;
+                Some((s.streams.is_empty(), s.last_used, id))
+            })
+            .min_by_key(|&(idle, used, _)| (!idle, used))
+            .map(|(_, _, id)| id)
+    }
+
+    /// The game `id`.
+    ///
+    /// # Errors
+    /// 404 if there is none (never created, or evicted).
+    pub fn get(&self, id: &str) -> Result<Arc<Mutex<Slot>>, ApiError> {
+        let missing = || ApiError::not_found(format!("no game \"{id}\" (it may have been closed)"));
+        let n: u64 = id.parse().map_err(|_| missing())?;
+        lock(&self.games).get(&n).cloned().ok_or_else(missing)
+    }
+
+    /// Opens a stream on `slot`: the receiver gets the current state first.
+    ///
+    /// # Errors
+    /// 429 when the game has [`MAX_STREAMS_PER_GAME`] streams open.
+    pub fn subscribe(&self, slot: &Mutex<Slot>) -> Result<(u64, Receiver<String>), ApiError> {
+        let mut s = lock(slot);
+        if s.streams.len() >= MAX_STREAMS_PER_GAME {
+            return Err(ApiError {
+                status: 429,
+                message: "too many streams open on this game".into(),
+            });
+        }
+        let id = self.next_stream.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = mpsc::channel();
+        let state = super::api::state(&s).to_string();
+        let _ = tx.send(format!("event: state\ndata: {state}\n\n"));
+        s.streams.push((id, tx));
+        s.last_used = Instant::now();
+        // A page that comes back (its stream dropped and reconnected) finds
+        // its engine thinking again if it is the engine's turn.
+        if s.run.is_none() && s.engine_to_move() {
+            s.changed();
+        }
+        Ok((id, rx))
+    }
+
+    /// Writes a stream until the page goes away, then unsubscribes it.
+    pub fn pump(
+        &self,
+        slot: &Mutex<Slot>,
+        stream: u64,
+        rx: &Receiver<String>,
+        out: &mut dyn Write,
+    ) {
+        loop {
+            let chunk = match rx.recv_timeout(HEARTBEAT) {
+                Ok(text) => text,
+                Err(RecvTimeoutError::Timeout) => ": heartbeat\n\n".to_string(),
+                Err(RecvTimeoutError::Disconnected) => break,
+            };
+            if out
+                .write_all(chunk.as_bytes())
+                .and_then(|()| out.flush())
+                .is_err()
+            {
+                break;
+            }
+        }
+        self.unsubscribe(slot, stream);
+    }
+
+    /// Forgets a stream whose page has gone.
+    pub fn unsubscribe(&self, slot: &Mutex<Slot>, stream: u64) {
+        lock(slot).stream_closed(stream);
+    }
+}
+
+fn dispatcher(reg: &std::sync::Weak<Registry>, rx: &Receiver<Dispatch>) {
+    while let Ok(d) = rx.recv() {
+        let Some(reg) = reg.upgrade() else { return };
+        let slot = lock(&reg.games).get(&d.game).cloned();
+        if let Some(slot) = slot {
+            lock(&slot).on_event(d.gen, d.event);
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! The web board in a real browser: `tests/web/browser.py` drives headless
+//! Chromium (Selenium, system chromedriver) against `volkhv serve`, playing
+//! by clicks; every move it saw is checked here with movegen. Without
+//! python3+selenium, chromium or chromedriver the test fails when `CI` is
+//! set and is skipped (with a `SKIPPED:` line) otherwise.
+
+mod server;
+
+use movegen::{Chess, Plunder, Position, Tavreli};
+use serde_json::Value;
+use server::Server;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/web/browser.py");
+
+fn missing_tools() -> Option<String> {
+    for bin in ["/usr/bin/chromium", "/usr/bin/chromedriver"] {
+        if !Path::new(bin).exists() {
+            return Some(format!("{bin} is not installed"));
+        }
+    }
+    let selenium = Command::new("python3")
+        .args(["-c", "import selenium"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    (!selenium).then(|| "python3 with selenium is not installed".to_string())
+}
+
+/// `true` if `mv` is legal in `before` and leads to `after`, by movegen.
+fn check<P: Position>(before: &str, mv: &str, after: &str) -> Result<(), String> {
+    let mut pos = P::from_fen(before).map_err(|e| format!("{before}: {e}"))?;
+    let m = pos.parse_move(mv).map_err(|e| format!("{before}: {e}"))?;
+    pos.make(m);
+    if pos.fen() == after {
+        Ok(())
+    } else {
+        Err(format!(
+            "{before} + {mv} gives {}, the page showed {after}",
+            pos.fen()
+        ))
+    }
+}
+
+fn screenshot_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("web-screenshots");
+    std::fs::create_dir_all(&dir).expect("screenshot dir");
+    dir
+}
+
+#[test]
+fn the_board_plays_by_clicks_in_a_real_browser() {
+    if let Some(why) = missing_tools() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI needs the browser test: {why}"
+        );
+        eprintln!("SKIPPED: browser test: {why}");
+        return;
+    }
+    let server = Server::start();
+    let shots = screenshot_dir();
+    let mut child = Command::new("python3")
+        .arg(SCRIPT)
+        .arg(&server.url)
+        .arg(&shots)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python3 runs");
+    let deadline = Instant::now() + Duration::from_secs(300);
+    while child.try_wait().expect("wait").is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let out = child.wait_with_output().expect("output");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && stdout.contains("browser ok"),
+        "browser script failed ({}):\n{stdout}\n{stderr}\nscreenshots in {}",
+        out.status,
+        shots.display()
+    );
+    let mut checked = [0usize; 3];
+    for line in stdout.lines() {
+        let Some(json) = line.strip_prefix("CHECK ") else {
+            continue;
+        };
+        let v: Value = serde_json::from_str(json).expect("CHECK line");
+        let field = |k: &str| v[k].as_str().unwrap_or_default().to_string();
+        let (before, mv, after) = (field("before"), field("move"), field("after"));
+        let (result, i) = match field("variant").as_str() {
+            "chess" => (check::<Chess>(&before, &mv, &after), 0),
+            "plunder" => (check::<Plunder>(&before, &mv, &after), 1),
+            "tavreli" => (check::<Tavreli>(&before, &mv, &after), 2),
+            other => panic!("unknown variant {other}"),
+        };
+        if let Err(e) = result {
+            panic!("{e}");
+        }
+        checked[i] += 1;
+    }
+    // Chess: the single moves; plunder and tavreli also a whole game each.
+    let [chess, plunder, tavreli] = checked;
+    assert!(
+        chess >= 5 && plunder >= 10 && tavreli >= 10,
+        "moves checked (chess, plunder, tavreli): {checked:?}"
+    );
+}

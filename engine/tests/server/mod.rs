@@ -1,0 +1,147 @@
+//! Starts `volkhv serve --port 0` and talks plain HTTP/1.1 to it over
+//! `std::net::TcpStream` (one request per connection).
+#![allow(dead_code)] // each test file uses a different part of this helper
+
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// How long one reply may take (debug build, busy machine).
+pub const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A running server, killed on drop.
+pub struct Server {
+    child: Child,
+    /// Where it listens.
+    pub addr: SocketAddr,
+    /// `http://127.0.0.1:PORT/`.
+    pub url: String,
+}
+
+impl Server {
+    /// Starts the server and reads its first stdout line.
+    pub fn start() -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_volkhv"))
+            .args(["serve", "--port", "0"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("volkhv serve starts");
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().expect("stdout piped"))
+            .read_line(&mut first)
+            .expect("first line");
+        let url = first
+            .trim()
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("first line was {first:?}"))
+            .to_string();
+        assert!(
+            url.starts_with("http://127.0.0.1:") && url.ends_with('/'),
+            "{url}"
+        );
+        let addr = url["http://".len()..url.len() - 1]
+            .parse()
+            .expect("address");
+        Server { child, addr, url }
+    }
+
+    /// `true` while the process runs.
+    pub fn alive(&mut self) -> bool {
+        self.child.try_wait().expect("try_wait").is_none()
+    }
+
+    /// Sends raw bytes; returns the status and body of the reply.
+    pub fn raw(&self, bytes: &[u8]) -> (u16, String) {
+        let mut s = TcpStream::connect(self.addr).expect("connect");
+        s.set_read_timeout(Some(TIMEOUT)).expect("timeout");
+        // The server may answer (413) before reading all of a huge body.
+        let _ = s.write_all(bytes);
+        let mut reply = Vec::new();
+        let _ = s.read_to_end(&mut reply);
+        let text = String::from_utf8_lossy(&reply).to_string();
+        let status = text
+            .split(' ')
+            .nth(1)
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(0);
+        let body = text
+            .split_once("\r\n\r\n")
+            .map(|(_, b)| b.to_string())
+            .unwrap_or_default();
+        (status, body)
+    }
+
+    /// One request with an optional body.
+    pub fn request(&self, method: &str, path: &str, body: &str) -> (u16, String) {
+        let req = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            self.addr,
+            body.len()
+        );
+        self.raw(req.as_bytes())
+    }
+
+    /// A JSON request; returns the status and the parsed reply.
+    pub fn json(&self, method: &str, path: &str, body: &Value) -> (u16, Value) {
+        let text = if body.is_null() {
+            String::new()
+        } else {
+            body.to_string()
+        };
+        let (status, reply) = self.request(method, path, &text);
+        let v = serde_json::from_str(&reply)
+            .unwrap_or_else(|e| panic!("{method} {path}: {e} in {reply:?}"));
+        (status, v)
+    }
+
+    /// Creates a game; panics unless 201.
+    pub fn create(&self, body: &Value) -> Value {
+        let (status, v) = self.json("POST", "/api/games", body);
+        assert_eq!(status, 201, "{v}");
+        v
+    }
+
+    /// `POST /api/games/ID/ACTION`.
+    pub fn act(&self, id: &str, action: &str, body: &Value) -> (u16, Value) {
+        self.json("POST", &format!("/api/games/{id}/{action}"), body)
+    }
+
+    /// `GET /api/games/ID`.
+    pub fn state(&self, id: &str) -> Value {
+        let (status, v) = self.json("GET", &format!("/api/games/{id}"), &Value::Null);
+        assert_eq!(status, 200, "{v}");
+        v
+    }
+
+    /// Polls the state until `pred` holds; panics after [`TIMEOUT`].
+    pub fn wait_for(&self, id: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            let s = self.state(id);
+            if pred(&s) {
+                return s;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {what}: {s}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The game's id as a string.
+pub fn id(state: &Value) -> String {
+    state["id"].as_str().expect("id").to_string()
+}
