@@ -409,3 +409,22 @@ fn normal_variant_sends_no_setup() {
         }
     }
 }
+
+/// `lift SQ` is answered with the piece's legal targets (`feature
+/// highlight=1`), so XBoard lets a Tavreli player drop onto an own tower;
+/// a square without a piece of the side to move marks nothing.
+#[test]
+fn lift_highlights_the_legal_targets() {
+    let mut s = xboard();
+    s.send("new");
+    s.send("force");
+    s.exchange("lift e2", "highlight 8/8/8/8/4Y3/4Y3/8/8");
+    s.exchange("lift g1", "highlight 8/8/8/8/8/5Y1Y/8/8");
+    s.exchange("lift e7", "highlight 8/8/8/8/8/8/8/8");
+    s.exchange("lift z9", "Error (bad square): lift z9");
+    s.send("variant tavreli");
+    s.expect_line("piece H& QN");
+    // The knight may land on its own d2 pawn; the queen on c1, c2, d2, e2.
+    s.exchange("lift b1", "highlight 8/8/8/8/8/Y1Y5/3Y4/8");
+    s.exchange("lift d1", "highlight 8/8/8/8/8/8/2YYY3/2Y5");
+}
