@@ -3,14 +3,14 @@
 //! (total nodes change exactly when search behaviour does). Also the
 //! time-to-depth measurement of Lazy SMP.
 
-use crate::engine::{EventSink, Options};
+use crate::engine::Engine;
 use crate::game::AnyGame;
-use crate::limits::{Limits, SearchEvent};
-use crate::search::{self, Shared, STACK_SIZE};
+use crate::limits::{EventSink, Limits, Options, SearchEvent};
+use crate::search::{self, Shared};
 use crate::with_game;
 use movegen::Variant;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 /// Depth searched when none is given.
@@ -150,53 +150,17 @@ impl std::fmt::Display for BenchResult {
     }
 }
 
-/// One finished search: nodes, milliseconds, best move.
-struct Searched {
-    nodes: u64,
-    time_ms: u64,
-    best: Option<String>,
-}
-
-/// Searches `game` synchronously on a thread with the search stack size.
-fn search_sync(game: &AnyGame, limits: &Limits, options: &Options) -> Option<Searched> {
-    let shared = Arc::new(Shared::new(options.hash_mb));
-    let best: Arc<Mutex<Option<String>>> = Arc::new(Mutex::new(None));
-    let best_in = Arc::clone(&best);
-    let sink: EventSink = Arc::new(move |e| {
-        if let SearchEvent::BestMove { best, .. } = e {
-            if let Ok(mut b) = best_in.lock() {
-                *b = best;
-            }
-        }
-    });
-    let (game, limits, options, shared_in) = (
-        game.clone(),
-        limits.clone(),
-        options.clone(),
-        Arc::clone(&shared),
-    );
-    let start = Instant::now();
-    let handle = std::thread::Builder::new()
-        .name("bench".into())
-        .stack_size(STACK_SIZE)
-        .spawn(move || {
-            with_game!(&game, g => search::run(g, &limits, &options, &shared_in, &sink));
-        })
-        .ok()?;
-    handle.join().ok()?;
-    let time_ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
-    let best = best.lock().ok()?.clone();
-    Some(Searched {
-        nodes: shared.nodes.load(Ordering::Relaxed),
-        time_ms,
-        best,
-    })
-}
-
 /// Searches every bench position to `depth` (default [`DEFAULT_DEPTH`])
-/// with one thread and a fresh [`HASH_MB`] table each; prints one line per
-/// position and the totals to stdout, and returns the totals.
-pub fn run(depth: Option<u32>) -> BenchResult {
+/// with one thread, on `shared` (a [`HASH_MB`] table, cleared before each
+/// position, so each search starts as from a fresh table), on the calling
+/// thread (which needs the search's stack size: `Engine::bench` runs it).
+/// Hands one line per position and the totals to `report`; `None` if
+/// `shared.abort` stopped it.
+pub fn run(
+    depth: Option<u32>,
+    shared: &Shared,
+    report: &mut dyn FnMut(String),
+) -> Option<BenchResult> {
     let depth = depth.unwrap_or(DEFAULT_DEPTH).max(1);
     let options = Options {
         hash_mb: HASH_MB,
@@ -207,40 +171,57 @@ pub fn run(depth: Option<u32>) -> BenchResult {
         depth: Some(depth),
         ..Limits::default()
     };
-    let (mut nodes, mut time_ms, mut positions) = (0, 0, 0);
-    let mut by_variant = [(0, 0); 3];
+    let mut result = BenchResult {
+        nodes: 0,
+        nps: 0,
+        time_ms: 0,
+        positions: 0,
+        depth,
+        by_variant: [(0, 0); 3],
+    };
     for (i, &(variant, fen)) in POSITIONS.iter().enumerate() {
         let Ok(game) = AnyGame::new(variant, Some(fen)) else {
-            println!("position {}: {variant} not available, skipped", i + 1);
+            report(format!(
+                "position {}: {variant} not available, skipped",
+                i + 1
+            ));
             continue;
         };
-        let Some(s) = search_sync(&game, &limits, &options) else {
-            continue;
-        };
-        println!(
-            "position {:2} {variant:8} nodes {:10} bestmove {}",
+        shared.tt.clear();
+        shared.stop.store(false, Ordering::Relaxed);
+        let best: Arc<Mutex<Option<String>>> = Arc::default();
+        let best_in = Arc::clone(&best);
+        let sink: EventSink = Arc::new(move |e| {
+            if let SearchEvent::BestMove { best, .. } = e {
+                *best_in.lock().unwrap_or_else(PoisonError::into_inner) = best;
+            }
+        });
+        let start = Instant::now();
+        with_game!(&game, g => search::run(g, &limits, &options, shared, &sink));
+        if shared.abort.load(Ordering::Relaxed) {
+            return None;
+        }
+        let time_ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let nodes = shared.nodes.load(Ordering::Relaxed);
+        let best = best.lock().unwrap_or_else(PoisonError::into_inner).clone();
+        report(format!(
+            "position {:2} {variant:8} nodes {nodes:10} bestmove {}",
             i + 1,
-            s.nodes,
-            s.best.as_deref().unwrap_or("(none)")
-        );
-        nodes += s.nodes;
-        time_ms += s.time_ms;
-        positions += 1;
+            best.as_deref().unwrap_or("(none)")
+        ));
+        result.nodes += nodes;
+        result.time_ms += time_ms;
+        result.positions += 1;
         if let Some(slot) = Variant::ALL.iter().position(|&v| v == variant) {
-            by_variant[slot].0 += s.nodes;
-            by_variant[slot].1 += s.time_ms;
+            result.by_variant[slot].0 += nodes;
+            result.by_variant[slot].1 += time_ms;
         }
     }
-    let result = BenchResult {
-        nodes,
-        nps: nodes * 1000 / time_ms.max(1),
-        time_ms,
-        positions,
-        depth,
-        by_variant,
-    };
-    println!("{result}");
-    result
+    result.nps = result.nodes * 1000 / result.time_ms.max(1);
+    for line in result.to_string().lines() {
+        report(line.to_string());
+    }
+    Some(result)
 }
 
 /// Time to reach a fixed depth with `threads` threads on one position.
@@ -257,7 +238,8 @@ pub struct DepthTiming {
 }
 
 /// Searches bench position `index` to `depth` with `threads` threads and a
-/// fresh table of `hash_mb` MiB; `None` if the index is out of range.
+/// fresh table of `hash_mb` MiB, through the engine facade; `None` if the
+/// index is out of range or the table cannot be had.
 #[must_use]
 pub fn time_to_depth(
     index: usize,
@@ -266,24 +248,35 @@ pub fn time_to_depth(
     hash_mb: usize,
 ) -> Option<DepthTiming> {
     let &(variant, fen) = POSITIONS.get(index)?;
-    let options = Options {
-        hash_mb,
-        threads: threads.max(1),
-        ..Options::default()
-    };
+    let mut engine = Engine::new();
+    engine.set_variant(variant);
+    engine.set_position(Some(fen), &[]).ok()?;
+    engine
+        .set_options(Options {
+            hash_mb,
+            threads: threads.max(1),
+            ..Options::default()
+        })
+        .ok()?;
     let limits = Limits {
         depth: Some(depth.max(1)),
         ..Limits::default()
     };
-    let game = AnyGame::new(variant, Some(fen)).ok()?;
-    let s = search_sync(&game, &limits, &options)?;
+    let start = Instant::now();
+    engine.go(limits, Arc::new(|_| {}));
+    engine.wait();
     Some(DepthTiming {
-        threads: options.threads,
+        threads: threads.max(1),
         depth,
-        time_ms: s.time_ms,
-        nodes: s.nodes,
+        time_ms: u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX),
+        nodes: engine.nodes_searched(),
     })
 }
+
+/// The total node count of `volkhv bench` at the default depth: the
+/// signature every commit touching search, eval or move generation names
+/// (`Bench: <nodes>`). A change here is a change in behaviour.
+pub const SIGNATURE: u64 = 10_135_547;
 
 #[cfg(test)]
 mod tests {
@@ -296,12 +289,35 @@ mod tests {
         }
     }
 
+    fn bench(depth: u32) -> (Option<BenchResult>, Vec<String>) {
+        let shared = Shared::new(HASH_MB);
+        let mut lines = Vec::new();
+        std::thread::Builder::new()
+            .stack_size(search::STACK_SIZE)
+            .spawn(move || {
+                let r = run(Some(depth), &shared, &mut |l| lines.push(l));
+                (r, lines)
+            })
+            .unwrap()
+            .join()
+            .unwrap()
+    }
+
     #[test]
-    fn bench_is_deterministic() {
-        let a = run(Some(3));
-        let b = run(Some(3));
-        assert_eq!(a.nodes, b.nodes);
+    fn bench_is_deterministic_and_reports_every_position() {
+        let (a, lines) = bench(3);
+        let (b, _) = bench(3);
+        let (a, b) = (a.unwrap(), b.unwrap());
+        assert_eq!(
+            (a.nodes, a.by_variant.map(|v| v.0)),
+            (b.nodes, b.by_variant.map(|v| v.0))
+        );
         assert_eq!(a.positions, POSITIONS.len());
         assert!(a.nodes > 0);
+        assert_eq!(
+            lines.iter().filter(|l| l.starts_with("position ")).count(),
+            POSITIONS.len()
+        );
+        assert!(lines.contains(&format!("Nodes searched  : {}", a.nodes)));
     }
 }

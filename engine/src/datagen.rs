@@ -26,8 +26,8 @@
 //! the game's result from White's view, `1.0`, `0.5` or `0.0`. Lines
 //! starting with `#` are comments.
 
-use crate::engine::{EventSink, Options};
 use crate::game::Game;
+use crate::limits::{EventSink, Options};
 use crate::limits::{Limits, Score, SearchEvent};
 use crate::search::{self, Shared, STACK_SIZE};
 use eval::Evaluate;

@@ -1,9 +1,11 @@
-//! `Engine`: owns the game, the options and the search threads. Every method
-//! returns at once; a search runs on its own thread and reports through the
-//! callback given to [`Engine::go`].
+//! `Engine`: owns the game, the options and the engine's one running job —
+//! a search, a `perft` or a `bench`. Every method returns at once; the job
+//! runs on its own thread and reports through the callback it was given:
+//! a search ends with one `BestMove`, `perft` and `bench` with `Done`.
 
 use crate::error::Error;
 use crate::game::AnyGame;
+pub use crate::limits::{EventSink, Options};
 use crate::limits::{Limits, SearchEvent};
 use crate::search::{self, Shared};
 use crate::tt::Tt;
@@ -13,42 +15,27 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-/// Callback receiving search events (called from the search thread).
-pub type EventSink = Arc<dyn Fn(SearchEvent) + Send + Sync>;
-
-/// Engine options (UCI `setoption`, XBoard `memory`/`cores`/`option`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Options {
-    /// Transposition table size in MiB.
-    pub hash_mb: usize,
-    /// Search threads.
-    pub threads: usize,
-    /// Number of principal variations reported.
-    pub multipv: usize,
-    /// Milliseconds kept in reserve per move for GUI/transport lag.
-    pub move_overhead_ms: u64,
-    /// Whether the GUI may ask us to ponder.
-    pub ponder: bool,
-}
-
-impl Default for Options {
-    fn default() -> Options {
-        Options {
-            hash_mb: 16,
-            threads: 1,
-            multipv: 1,
-            move_overhead_ms: 30,
-            ponder: false,
-        }
-    }
-}
-
 /// The engine.
 pub struct Engine {
     game: AnyGame,
     options: Options,
     shared: Arc<Shared>,
-    worker: Option<JoinHandle<()>>,
+    job: Option<Job>,
+}
+
+/// What the engine's thread is doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum JobKind {
+    Search,
+    Perft,
+    Bench,
+}
+
+/// The running job: its thread and the state it watches for `stop`.
+struct Job {
+    kind: JobKind,
+    handle: JoinHandle<()>,
+    shared: Arc<Shared>,
 }
 
 impl Default for Engine {
@@ -66,7 +53,7 @@ impl Engine {
             game: AnyGame::start(Variant::Chess),
             shared: Arc::new(Shared::new(options.hash_mb)),
             options,
-            worker: None,
+            job: None,
         }
     }
 
@@ -172,38 +159,98 @@ impl Engine {
     /// `BestMove` unless the search is aborted.
     pub fn go(&mut self, limits: Limits, sink: EventSink) {
         self.settle();
-        self.shared.stop.store(false, Ordering::Relaxed);
-        self.shared.abort.store(false, Ordering::Relaxed);
         self.shared
             .pondering
             .store(limits.ponder, Ordering::Relaxed);
-        let shared = Arc::clone(&self.shared);
         let options = self.options.clone();
         let game = self.game.clone();
-        let thread_sink = Arc::clone(&sink);
+        self.spawn(
+            JobKind::Search,
+            Arc::clone(&self.shared),
+            sink,
+            move |shared, sink| {
+                with_game!(&game, g => search::run(g, &limits, &options, shared, sink));
+            },
+        );
+    }
+
+    /// Starts `perft` to `depth` of the current position (divide lines as
+    /// `Report`s, then `Done`); `stop` cuts it short.
+    pub fn perft(&mut self, depth: u32, sink: EventSink) {
+        self.settle();
+        let game = self.game.clone();
+        self.spawn(JobKind::Perft, Arc::clone(&self.shared), sink, move |shared, sink| {
+            let mut report = |l: String| sink(SearchEvent::Report(l));
+            let done = with_game!(&game, g => crate::perft::divide(g.position(), depth, &shared.stop, &mut report));
+            sink(SearchEvent::Done { stopped: !done });
+        });
+    }
+
+    /// Starts the bench (report lines as `Report`s, then `Done`), in its own
+    /// table of [`bench::HASH_MB`](crate::bench::HASH_MB) whatever `Hash`
+    /// is; `stop` ends it after the current position's search is abandoned.
+    pub fn bench(&mut self, depth: Option<u32>, sink: EventSink) {
+        self.settle();
+        let shared = Arc::new(Shared::new(crate::bench::HASH_MB));
+        self.spawn(JobKind::Bench, shared, sink, move |shared, sink| {
+            let mut report = |l: String| sink(SearchEvent::Report(l));
+            let done = crate::bench::run(depth, shared, &mut report).is_some();
+            sink(SearchEvent::Done { stopped: !done });
+        });
+    }
+
+    /// Runs `work` on the engine's job thread (the search's stack size).
+    fn spawn(
+        &mut self,
+        kind: JobKind,
+        shared: Arc<Shared>,
+        sink: EventSink,
+        work: impl FnOnce(&Shared, &EventSink) + Send + 'static,
+    ) {
+        shared.stop.store(false, Ordering::Relaxed);
+        shared.abort.store(false, Ordering::Relaxed);
+        let (job_shared, job_sink) = (Arc::clone(&shared), Arc::clone(&sink));
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .stack_size(search::STACK_SIZE)
-            .spawn(move || {
-                with_game!(&game, g => search::run(g, &limits, &options, &shared, &thread_sink));
-            });
+            .spawn(move || work(&job_shared, &job_sink));
         match spawned {
-            Ok(handle) => self.worker = Some(handle),
+            Ok(handle) => {
+                self.job = Some(Job {
+                    kind,
+                    handle,
+                    shared,
+                })
+            }
             Err(e) => (sink)(SearchEvent::Message(format!(
-                "error cannot start search: {e}"
+                "error cannot start the engine's thread: {e}"
             ))),
         }
     }
 
-    /// `true` while a search runs.
+    /// `true` while a job runs.
     #[must_use]
     pub fn is_searching(&self) -> bool {
-        self.worker.as_ref().is_some_and(|h| !h.is_finished())
+        self.job.as_ref().is_some_and(|j| !j.handle.is_finished())
     }
 
-    /// Ends the search soon; it still reports its best move.
+    /// Nodes the last (or running) search counted, over all threads.
+    #[must_use]
+    pub fn nodes_searched(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed)
+    }
+
+    /// Ends the job soon: a search still reports its best move, `perft`
+    /// and `bench` report `Done { stopped: true }`.
     pub fn stop(&self) {
-        self.shared.stop.store(true, Ordering::Relaxed);
+        if let Some(job) = &self.job {
+            // A bench is a series of searches: abandoning the current one
+            // is the only way to keep the next from starting.
+            if job.kind == JobKind::Bench {
+                job.shared.abort.store(true, Ordering::Relaxed);
+            }
+            job.shared.stop.store(true, Ordering::Relaxed);
+        }
     }
 
     /// The GUI's ponder move was played: the clock now applies.
@@ -211,31 +258,34 @@ impl Engine {
         self.shared.pondering.store(false, Ordering::Relaxed);
     }
 
-    /// Makes way for a state change: a search that was told to stop (or
-    /// has stopped by itself) is waited for, so it still reports its best
-    /// move — UCI owes one `bestmove` per `go`, even when `stop` is followed
-    /// at once by `position`/`go`; a search still running is aborted.
+    /// Makes way for a state change: a job that was told to stop (or has
+    /// stopped by itself) is waited for, so it still reports — UCI owes one
+    /// `bestmove` per `go`; a job still running is aborted.
     fn settle(&mut self) {
-        if self.shared.stop.load(Ordering::Relaxed) {
+        let told = self
+            .job
+            .as_ref()
+            .is_some_and(|j| j.shared.stop.load(Ordering::Relaxed));
+        if told {
             self.wait();
         } else {
             self.abort();
         }
     }
 
-    /// Ends the search and waits for it; no best move is reported.
+    /// Ends the job and waits for it; a search reports no best move.
     pub fn abort(&mut self) {
-        if let Some(h) = self.worker.take() {
-            self.shared.abort.store(true, Ordering::Relaxed);
-            self.shared.stop.store(true, Ordering::Relaxed);
-            let _ = h.join();
+        if let Some(job) = self.job.take() {
+            job.shared.abort.store(true, Ordering::Relaxed);
+            job.shared.stop.store(true, Ordering::Relaxed);
+            let _ = job.handle.join();
         }
     }
 
-    /// Waits for the running search to finish by itself.
+    /// Waits for the running job to finish by itself.
     pub fn wait(&mut self) {
-        if let Some(h) = self.worker.take() {
-            let _ = h.join();
+        if let Some(job) = self.job.take() {
+            let _ = job.handle.join();
         }
     }
 }

@@ -1,4 +1,40 @@
-//! What a search is asked to do (`Limits`) and what it reports (`SearchEvent`).
+//! The search's interface, shared by the engine facade and the search
+//! itself (so neither imports the other): what a search is asked to do
+//! (`Limits`, `Options`) and what it reports (`SearchEvent`, through an
+//! `EventSink`).
+
+use std::sync::Arc;
+
+/// Callback receiving the events of a search or another engine job (called
+/// from the job's thread).
+pub type EventSink = Arc<dyn Fn(SearchEvent) + Send + Sync>;
+
+/// Engine options (UCI `setoption`, XBoard `memory`/`cores`/`option`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Number of principal variations reported.
+    pub multipv: usize,
+    /// Milliseconds kept in reserve per move for GUI/transport lag.
+    pub move_overhead_ms: u64,
+    /// Whether the GUI may ask us to ponder.
+    pub ponder: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hash_mb: 16,
+            threads: 1,
+            multipv: 1,
+            move_overhead_ms: 30,
+            ponder: false,
+        }
+    }
+}
 
 /// Search limits from `go` (UCI) or `level`/`st`/`sd`/`time` (XBoard).
 /// Times are milliseconds.
@@ -62,9 +98,17 @@ pub struct Info {
     pub pv: Vec<String>,
 }
 
-/// What a running search reports.
+/// What a running search (or `perft`/`bench` job) reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SearchEvent {
+    /// A line of a `perft` or `bench` report, to print as it is.
+    Report(String),
+    /// A `perft` or `bench` job ended (it has no best move); `stopped` if it
+    /// was cut short by `stop`.
+    Done {
+        /// Whether `stop` cut it short.
+        stopped: bool,
+    },
     /// An iteration (or MultiPV line) finished.
     Info(Info),
     /// A free-form note (`info string ...`).

@@ -78,18 +78,17 @@ fn bench_command(rest: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match shell::bench(depth) {
-        Ok(lines) => {
-            for l in lines {
-                println!("{l}");
-            }
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("volkhv bench: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    let mut engine = engine::Engine::new();
+    engine.bench(
+        depth,
+        std::sync::Arc::new(|e| match e {
+            engine::SearchEvent::Report(l) => println!("{l}"),
+            engine::SearchEvent::Message(m) => eprintln!("volkhv bench: {m}"),
+            _ => {}
+        }),
+    );
+    engine.wait();
+    ExitCode::SUCCESS
 }
 
 fn datagen_command(rest: &[String]) -> ExitCode {

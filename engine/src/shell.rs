@@ -14,8 +14,8 @@
 //! be played into the wrong position.
 
 use engine::engine::EventSink;
-use engine::{with_game, AnyGame, SearchEvent};
-use movegen::{divide, Variant};
+use engine::{AnyGame, SearchEvent};
+use movegen::Variant;
 use std::io::{BufRead, Write};
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -292,48 +292,6 @@ pub fn available_variants() -> Vec<Variant> {
 /// The start FEN of an available variant.
 pub fn start_fen(v: Variant) -> Option<String> {
     AnyGame::new(v, None).ok().map(|g| g.fen())
-}
-
-/// `go perft N` output for the current position: one `move: nodes` line per
-/// legal move, a blank line, then `Nodes searched: N`.
-pub fn perft_lines(game: &AnyGame, depth: u32) -> Vec<String> {
-    // Chess positions are `Copy`, the towers of tavreli are not: one
-    // generic body for all variants has to clone.
-    #[allow(clippy::clone_on_copy)]
-    let divided: Vec<(String, u64)> = with_game!(game, g => {
-        let mut pos = g.position().clone();
-        if depth == 0 {
-            Vec::new()
-        } else {
-            divide(&mut pos, depth)
-                .into_iter()
-                .map(|(m, n)| (m.to_string(), n))
-                .collect()
-        }
-    });
-    let total: u64 = if depth == 0 {
-        1
-    } else {
-        divided.iter().map(|(_, n)| n).sum()
-    };
-    let mut lines: Vec<String> = divided
-        .into_iter()
-        .map(|(m, n)| format!("{m}: {n}"))
-        .collect();
-    lines.push(String::new());
-    lines.push(format!("Nodes searched: {total}"));
-    lines
-}
-
-/// Runs `bench` (the subcommand and the UCI extension share it) and returns
-/// its report lines.
-///
-/// # Errors
-/// While the search crate has no bench, a message saying so.
-pub fn bench(depth: Option<u32>) -> Result<Vec<String>, String> {
-    // `bench::run` prints its per-position lines and the summary itself.
-    let _ = engine::bench::run(depth);
-    Ok(Vec::new())
 }
 
 /// Parses an unsigned decimal argument, naming the option on failure.

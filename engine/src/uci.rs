@@ -316,10 +316,9 @@ impl Uci {
                 u64::from(movegen::MAX_PERFT_DEPTH),
             ) {
                 Ok(d) => {
-                    let d = u32::try_from(d).unwrap_or(0);
-                    for l in shell::perft_lines(self.engine.game(), d) {
-                        self.out.line(&l);
-                    }
+                    let (id, sink) = self.searches.sink();
+                    self.start_job(id);
+                    self.engine.perft(u32::try_from(d).unwrap_or(0), sink);
                 }
                 Err(e) => self.error(&format!("go {e}")),
             }
@@ -329,13 +328,20 @@ impl Uci {
         for p in problems {
             self.error(&format!("go: {p}"));
         }
+        let (id, sink) = self.searches.sink();
+        self.start_job(id);
         self.infinite = limits.infinite;
         self.pondering = limits.ponder;
+        self.engine.go(limits, sink);
+    }
+
+    /// Bookkeeping of a job about to start: its events are the ones shown.
+    fn start_job(&mut self, id: u64) {
+        self.infinite = false;
+        self.pondering = false;
         self.held = None;
         self.stopping = false;
-        let (id, sink) = self.searches.sink();
         self.current = Some(id);
-        self.engine.go(limits, sink);
     }
 
     fn stop(&mut self) {
@@ -370,7 +376,7 @@ impl Uci {
         }
     }
 
-    fn bench(&self, rest: &[&str]) {
+    fn bench(&mut self, rest: &[&str]) {
         let depth = match rest.first() {
             None => None,
             Some(t) => match shell::parse_in_range("bench depth", t, 1, 64) {
@@ -381,14 +387,9 @@ impl Uci {
                 }
             },
         };
-        match shell::bench(depth) {
-            Ok(lines) => {
-                for l in lines {
-                    self.out.line(&l);
-                }
-            }
-            Err(e) => self.error(&e),
-        }
+        let (id, sink) = self.searches.sink();
+        self.start_job(id);
+        self.engine.bench(depth, sink);
     }
 
     /// Carries out one command; the callers have made sure it may run now.
@@ -447,6 +448,13 @@ impl Shim for Uci {
         match ev {
             SearchEvent::Info(info) => self.out.line(&info_line(&info)),
             SearchEvent::Message(m) => self.out.line(&format!("info string {m}")),
+            SearchEvent::Report(l) => self.out.line(&l),
+            SearchEvent::Done { stopped } => {
+                if stopped {
+                    self.out.line("info string stopped before the end");
+                }
+                self.current = None;
+            }
             SearchEvent::BestMove { best, ponder } => {
                 let line = bestmove_line(best.as_deref(), ponder.as_deref());
                 if self.infinite || self.pondering {

@@ -835,6 +835,8 @@ impl Shim for XBoard {
                 }
             }
             SearchEvent::Message(m) => self.out.line(&format!("# {m}")),
+            // XBoard starts no perft or bench.
+            SearchEvent::Report(_) | SearchEvent::Done { .. } => {}
             SearchEvent::BestMove { best, ponder } => {
                 self.current = None;
                 match purpose {

@@ -570,3 +570,27 @@ fn help_and_version() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `go perft` and `bench` run off the input thread: `isready` is answered
+/// after them (they are jobs like a search), `stop` ends them at once and
+/// `quit` does not wait for them.
+#[test]
+fn perft_and_bench_stop_on_stop_and_quit() {
+    let mut s = uci();
+    s.send("go perft 9");
+    s.send("stop");
+    s.expect_line("info string stopped before the end");
+    assert!(s.sync_uci().is_empty());
+    s.send("bench 20");
+    s.expect_prefix("position  1");
+    s.send("stop");
+    s.expect_line("info string stopped before the end");
+    assert!(s.sync_uci().is_empty(), "{:?}", s.log);
+    s.send("bench 1");
+    s.expect_prefix("Nodes searched  : ");
+    s.send("go perft 9");
+    let start = std::time::Instant::now();
+    s.send("quit");
+    assert!(s.wait_exit());
+    assert!(start.elapsed() < std::time::Duration::from_secs(5));
+}

@@ -17,8 +17,8 @@ mod node;
 mod picker;
 mod thread;
 
-use crate::engine::{EventSink, Options};
 use crate::game::Game;
+use crate::limits::{EventSink, Options};
 use crate::limits::{Info, Limits, Score, SearchEvent};
 use crate::time::{self, Budget};
 use crate::tt::Tt;

@@ -4,8 +4,8 @@
 
 use super::history::{context, History, Reductions};
 use super::{to_score, Control, Shared, INFINITE, MATE, MAX_PLY};
-use crate::engine::EventSink;
 use crate::game::Game;
+use crate::limits::EventSink;
 use crate::limits::{Info, SearchEvent};
 use arrayvec::ArrayVec;
 use eval::Evaluate;

@@ -450,6 +450,8 @@ impl Slot {
                 let data = super::api::info(run, &info).to_string();
                 self.broadcast("info", &data);
             }
+            // The board starts no perft or bench.
+            SearchEvent::Report(_) | SearchEvent::Done { .. } => {}
             SearchEvent::Message(m) => {
                 self.note = Some(m.clone());
                 let data = serde_json::json!({ "message": m }).to_string();
