@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 fn main() {
     let mut engine = Engine::new();
-    let sink: engine::engine::EventSink = Arc::new(|e| {
+    let sink: engine::EventSink = Arc::new(|e| {
         let line = match e {
             SearchEvent::Info(i) => {
                 let score = match i.score {
@@ -22,6 +22,8 @@ fn main() {
                 )
             }
             SearchEvent::Message(m) => format!("info string {m}"),
+            SearchEvent::Report(l) => l,
+            SearchEvent::Done { .. } => return,
             SearchEvent::BestMove { best, ponder } => {
                 let mut s = format!("bestmove {}", best.unwrap_or_else(|| "(none)".into()));
                 if let Some(p) = ponder {
