@@ -58,6 +58,26 @@ fn depths_key(sq: Square, t: Tower, mut mask: u32) -> u64 {
     key
 }
 
+/// XOR of the keys of `group`'s pieces standing on `sq` from `depth` up.
+#[inline]
+fn group_key(sq: Square, depth: usize, group: Tower) -> u64 {
+    group
+        .iter()
+        .zip(depth..)
+        .fold(0, |key, (p, d)| key ^ piece_key(sq, d as u32, p.code()))
+}
+
+/// The key change of the piece at `depth` on `sq` turning from `old` into `new`.
+#[inline]
+fn changed_key(sq: Square, depth: usize, old: Option<TowerPiece>, new: Option<TowerPiece>) -> u64 {
+    match (old, new) {
+        (Some(a), Some(b)) if a != b => {
+            piece_key(sq, depth as u32, a.code()) ^ piece_key(sq, depth as u32, b.code())
+        }
+        _ => 0,
+    }
+}
+
 /// The whole-board key of a tower (all its pieces).
 fn tower_key(sq: Square, t: Tower) -> u64 {
     depths_key(sq, t, t.diff_mask(Tower::EMPTY))
@@ -143,6 +163,48 @@ impl Tavreli {
         let old = self.towers[sq.index()];
         self.tops.set(sq, old.top(), t.top());
         self.towers[sq.index()] = t;
+    }
+
+    /// Plays a move that is neither en passant nor castling straight onto
+    /// the board (the same towers as `plan`, without building one): the
+    /// top k pieces leave `from` and land on `to`, the two new tops promote
+    /// and a covered promoted pawn demotes (RULES.md §4.1, §4.3). Returns
+    /// (capture, moved group topped by a pawn).
+    #[inline]
+    fn move_group(&mut self, m: Move, undo: &mut TavreliUndo) -> (bool, bool) {
+        let (from, to) = (m.from(), m.to());
+        let source = self.towers[from.index()];
+        let dest = self.towers[to.index()];
+        undo.towers[0] = source;
+        undo.towers[1] = dest;
+        undo.len = 2;
+        let h = source.len();
+        let k = match m.split() {
+            0 => h,
+            k => usize::from(k),
+        };
+        let (mut bottom, group) = source.split(k);
+        let uncovered = bottom.top();
+        bottom.promote_top_on(from);
+        let mut landed = dest;
+        landed.place(group);
+        landed.promote_top_on(to);
+        let d = dest.len();
+        // At most 32 pieces on the board, so the group always fits.
+        debug_assert_eq!(landed.len(), d + k);
+        let mut key = group_key(from, h - k, group) ^ group_key(to, d, group);
+        if k < h {
+            key ^= changed_key(from, h - k - 1, uncovered, bottom.top());
+        }
+        key ^= changed_key(to, d + k - 1, group.top(), landed.top());
+        if d > 0 {
+            key ^= changed_key(to, d - 1, dest.top(), landed.get(d - 1));
+        }
+        self.key ^= key;
+        self.put(from, bottom);
+        self.put(to, landed);
+        let capture = dest.top().is_some_and(|p| p.color() != self.turn);
+        (capture, group.top().is_some_and(TowerPiece::is_pawn))
     }
 
     /// Applies a plan, updating the key by the pieces that changed only.
@@ -328,32 +390,38 @@ impl Position for Tavreli {
     }
 
     fn count_legal(&self) -> u64 {
-        let mut n = 0;
-        self.generate(&mut |_| n += 1);
-        n
+        self.count()
     }
 
     fn make(&mut self, m: Move) -> TavreliUndo {
-        let plan = self.plan(m);
         let mut undo = TavreliUndo {
-            squares: plan.squares,
+            squares: [m.from(), m.to(), m.from(), m.from()],
             towers: [Tower::EMPTY; 4],
-            len: plan.len as u8,
+            len: 0,
             castling: self.castling,
             ep: self.ep,
             halfmoves: self.halfmoves,
             fullmoves: self.fullmoves,
             key: self.key,
         };
-        for i in 0..plan.len {
-            undo.towers[i] = self.towers[plan.squares[i].index()];
-        }
         let us = self.turn;
         let double_onto_empty =
             m.kind() == MoveKind::DoublePush && self.towers[m.to().index()].is_empty();
         clear_ep(&mut self.ep, &mut self.key);
-        self.apply(&plan);
-        self.halfmoves = if plan.capture || plan.pawn {
+        let (capture, pawn) = match m.kind() {
+            MoveKind::Normal | MoveKind::DoublePush => self.move_group(m, &mut undo),
+            MoveKind::EnPassant | MoveKind::Castle => {
+                let plan = self.plan(m);
+                undo.squares = plan.squares;
+                undo.len = plan.len as u8;
+                for i in 0..plan.len {
+                    undo.towers[i] = self.towers[plan.squares[i].index()];
+                }
+                self.apply(&plan);
+                (plan.capture, plan.pawn)
+            }
+        };
+        self.halfmoves = if capture || pawn {
             0
         } else {
             self.halfmoves + 1
