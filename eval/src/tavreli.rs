@@ -202,22 +202,26 @@ fn white_score(pos: &Tavreli) -> i32 {
         let tower = pos.tower(sq);
         let Some(top) = tower.top() else { continue };
         let owner = top.color();
-        let o = owner.index();
         let h = tower.len();
-        score[o] += value(top) + square_bonus(top, sq);
-        for p in tower.iter().take(h - 1) {
-            let v = value(p);
-            if p.color() == owner {
-                score[o] += v * OWN_BELOW_PCT / 100;
-            } else {
-                score[o] += v * PRISONER_PCT / 100;
-                score[p.color().index()] += v * BURIED_PCT / 100;
-            }
-            score[o] += STACK_BONUS;
-        }
         let height = (h as i32).min(MOBILITY_HEIGHT_CAP);
         let squares = (reach(sq, top, occ) - kings).count() as i32;
-        score[o] += MOBILITY_CP * squares * height;
+        // Summed locally and added once: most towers are a single piece.
+        let mut own = value(top) + square_bonus(top, sq) + MOBILITY_CP * squares * height;
+        if h > 1 {
+            let mut buried = 0;
+            for p in tower.iter().take(h - 1) {
+                let v = value(p);
+                if p.color() == owner {
+                    own += v * OWN_BELOW_PCT / 100;
+                } else {
+                    own += v * PRISONER_PCT / 100;
+                    buried += v * BURIED_PCT / 100;
+                }
+                own += STACK_BONUS;
+            }
+            score[owner.flip().index()] += buried;
+        }
+        score[owner.index()] += own;
     }
     score[0] - score[1]
 }

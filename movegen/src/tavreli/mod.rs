@@ -58,13 +58,14 @@ fn depths_key(sq: Square, t: Tower, mut mask: u32) -> u64 {
     key
 }
 
-/// XOR of the keys of `group`'s pieces standing on `sq` from `depth` up.
+/// The key change of `group`'s pieces moving from `from` (bottom piece at
+/// depth `lifted`) to `to` (bottom piece at depth `landed`), codes unchanged.
 #[inline]
-fn group_key(sq: Square, depth: usize, group: Tower) -> u64 {
-    group
-        .iter()
-        .zip(depth..)
-        .fold(0, |key, (p, d)| key ^ piece_key(sq, d as u32, p.code()))
+fn group_key(from: Square, lifted: usize, to: Square, landed: usize, group: Tower) -> u64 {
+    let (lifted, landed) = (lifted as u32, landed as u32);
+    group.iter().zip(0..).fold(0, |key, (p, i)| {
+        key ^ piece_key(from, lifted + i, p.code()) ^ piece_key(to, landed + i, p.code())
+    })
 }
 
 /// The key change of the piece at `depth` on `sq` turning from `old` into `new`.
@@ -97,12 +98,13 @@ pub struct Tavreli {
     key: u64,
 }
 
-/// What `make` saved: the towers it replaced and the irreversible state.
+/// What `make` saved: the two towers it replaced that the move cannot
+/// rebuild (from and to; en passant: from and the double-stepped tower;
+/// castling: king and rook — the squares they go to were empty) and the
+/// irreversible state.
 #[derive(Clone, Copy, Debug)]
 pub struct TavreliUndo {
-    squares: [Square; 4],
-    towers: [Tower; 4],
-    len: u8,
+    towers: [Tower; 2],
     castling: u8,
     ep: Option<Square>,
     halfmoves: u32,
@@ -137,6 +139,15 @@ impl Tavreli {
     #[inline]
     pub fn tops_of(&self, role: Role) -> Bitboard {
         self.tops.role[role.index()]
+    }
+
+    /// The legal moves found the slow way, by the trial of every
+    /// pseudo-legal move (play its towers on the top bitboards, is the own
+    /// king attacked?), in the same order as `legal_moves`: the reference
+    /// the fast generator is tested and benchmarked against.
+    #[doc(hidden)]
+    pub fn legal_moves_by_trial(&self, moves: &mut MoveList) {
+        self.generate_by_trial(&mut |m| moves.push(m));
     }
 
     /// Castling rights, 4 bits (`fen::WHITE_KING_SIDE` …).
@@ -175,9 +186,7 @@ impl Tavreli {
         let (from, to) = (m.from(), m.to());
         let source = self.towers[from.index()];
         let dest = self.towers[to.index()];
-        undo.towers[0] = source;
-        undo.towers[1] = dest;
-        undo.len = 2;
+        undo.towers = [source, dest];
         let h = source.len();
         let k = match m.split() {
             0 => h,
@@ -192,7 +201,7 @@ impl Tavreli {
         let d = dest.len();
         // At most 32 pieces on the board, so the group always fits.
         debug_assert_eq!(landed.len(), d + k);
-        let mut key = group_key(from, h - k, group) ^ group_key(to, d, group);
+        let mut key = group_key(from, h - k, to, d, group);
         if k < h {
             key ^= changed_key(from, h - k - 1, uncovered, bottom.top());
         }
@@ -205,6 +214,16 @@ impl Tavreli {
         self.put(to, landed);
         let capture = dest.top().is_some_and(|p| p.color() != self.turn);
         (capture, group.top().is_some_and(TowerPiece::is_pawn))
+    }
+
+    /// Restores the state `make` saved besides the towers.
+    #[inline]
+    fn restore(&mut self, undo: &TavreliUndo) {
+        self.castling = undo.castling;
+        self.ep = undo.ep;
+        self.halfmoves = undo.halfmoves;
+        self.fullmoves = undo.fullmoves;
+        self.key = undo.key;
     }
 
     /// Applies a plan, updating the key by the pieces that changed only.
@@ -395,9 +414,7 @@ impl Position for Tavreli {
 
     fn make(&mut self, m: Move) -> TavreliUndo {
         let mut undo = TavreliUndo {
-            squares: [m.from(), m.to(), m.from(), m.from()],
-            towers: [Tower::EMPTY; 4],
-            len: 0,
+            towers: [Tower::EMPTY; 2],
             castling: self.castling,
             ep: self.ep,
             halfmoves: self.halfmoves,
@@ -412,11 +429,14 @@ impl Position for Tavreli {
             MoveKind::Normal | MoveKind::DoublePush => self.move_group(m, &mut undo),
             MoveKind::EnPassant | MoveKind::Castle => {
                 let plan = self.plan(m);
-                undo.squares = plan.squares;
-                undo.len = plan.len as u8;
-                for i in 0..plan.len {
-                    undo.towers[i] = self.towers[plan.squares[i].index()];
-                }
+                // The plan's squares are from, (pushed | to), …: see `plan`.
+                let (a, b) = (plan.squares[0], plan.squares[1]);
+                let b = if m.kind() == MoveKind::Castle {
+                    plan.squares[2]
+                } else {
+                    b
+                };
+                undo.towers = [self.towers[a.index()], self.towers[b.index()]];
                 self.apply(&plan);
                 (plan.capture, plan.pawn)
             }
@@ -435,23 +455,34 @@ impl Position for Tavreli {
         undo
     }
 
-    fn unmake(&mut self, _: Move, undo: TavreliUndo) {
-        for i in (0..usize::from(undo.len)).rev() {
-            self.put(undo.squares[i], undo.towers[i]);
-        }
+    fn unmake(&mut self, m: Move, undo: TavreliUndo) {
         self.turn = self.turn.flip();
-        self.castling = undo.castling;
-        self.ep = undo.ep;
-        self.halfmoves = undo.halfmoves;
-        self.fullmoves = undo.fullmoves;
-        self.key = undo.key;
+        let (from, to) = (m.from(), m.to());
+        let [first, second] = undo.towers;
+        match m.kind() {
+            MoveKind::Normal | MoveKind::DoublePush => {
+                self.put(from, first);
+                self.put(to, second);
+            }
+            MoveKind::EnPassant => {
+                self.put(to, Tower::EMPTY);
+                self.put(from, first);
+                self.put(to.shift(-self.turn.forward()), second);
+            }
+            MoveKind::Castle => {
+                let cs = CASTLES[self.turn.index()][usize::from(to.file() < from.file())];
+                self.put(cs.king_to, Tower::EMPTY);
+                self.put(cs.rook_to, Tower::EMPTY);
+                self.put(cs.king_from, first);
+                self.put(cs.rook_from, second);
+            }
+        }
+        self.restore(&undo);
     }
 
     fn make_null(&mut self) -> TavreliUndo {
         let undo = TavreliUndo {
-            squares: [Square::A1; 4],
-            towers: [Tower::EMPTY; 4],
-            len: 0,
+            towers: [Tower::EMPTY; 2],
             castling: self.castling,
             ep: self.ep,
             halfmoves: self.halfmoves,
@@ -465,7 +496,8 @@ impl Position for Tavreli {
     }
 
     fn unmake_null(&mut self, undo: TavreliUndo) {
-        self.unmake(Move::quiet(Square::A1, Square::B1), undo);
+        self.turn = self.turn.flip();
+        self.restore(&undo);
     }
 
     fn piece_at(&self, sq: Square) -> Option<Piece> {

@@ -212,18 +212,34 @@ impl<F: FnMut(Move)> Sink for Emit<'_, F> {
         splits: &[Bitboard],
         whole: Bitboard,
     ) {
-        for to in targets {
-            let mut base = Move::new(from, to, kind);
+        let base = |to| {
+            let m = Move::new(from, to, kind);
             if captures.contains(to) {
-                base = base.with_capture();
+                m.with_capture()
+            } else {
+                m
             }
+        };
+        // The usual case: every k may go wherever the whole tower may.
+        if splits.iter().all(|&mask| mask == whole) {
+            for to in targets & whole {
+                let m = base(to);
+                for k in 1..=splits.len() {
+                    (self.0)(m.with_split(k as u8));
+                }
+                (self.0)(m);
+            }
+            return;
+        }
+        for to in targets {
+            let m = base(to);
             for (i, mask) in splits.iter().enumerate() {
                 if mask.contains(to) {
-                    (self.0)(base.with_split(i as u8 + 1));
+                    (self.0)(m.with_split(i as u8 + 1));
                 }
             }
             if whole.contains(to) {
-                (self.0)(base);
+                (self.0)(m);
             }
         }
     }
@@ -522,7 +538,6 @@ impl Tavreli {
 
     /// Every pseudo-legal move, each kept only if the trial `plan_is_safe`
     /// passes: the reference the fast generator is tested against.
-    #[cfg(test)]
     pub(super) fn generate_by_trial<F: FnMut(Move)>(&self, out: &mut F) {
         let them = self.tops.color[self.turn.flip().index()];
         for from in self.tops.color[self.turn.index()] {

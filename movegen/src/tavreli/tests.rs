@@ -987,18 +987,22 @@ fn fast_generator_equals_the_trial_reference() {
     assert!(cov.tallest >= 10, "{cov:?}");
 }
 
-/// Checks every node of the tree below `p` to `depth` plies.
+/// Checks every node of the tree below `p` to `depth` plies, and that the
+/// incremental key is right and unmake restores each node exactly.
 fn tree(p: &mut Tavreli, depth: u32, cov: &mut Coverage) {
     cov.check(p);
+    assert_eq!(p.key(), p.key_from_scratch(), "{}", p.fen());
     if depth == 0 {
         return;
     }
     let mut list = MoveList::new();
     p.legal_moves(&mut list);
     for &m in &list {
+        let before = p.clone();
         let undo = p.make(m);
         tree(p, depth - 1, cov);
         p.unmake(m, undo);
+        assert_eq!(*p, before, "{m}");
     }
 }
 
