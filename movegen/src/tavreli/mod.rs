@@ -90,6 +90,10 @@ pub struct Tavreli {
     towers: [Tower; 64],
     tops: Tops,
     turn: Color,
+    /// The enemy tops attacking the king of the side to move: kept because
+    /// the search asks `is_check` about twice a node and move generation
+    /// needs them too; `make` finds them once.
+    checkers: Bitboard,
     castling: u8,
     /// Set only when an en-passant capture is legal (RULES.md §1).
     ep: Option<Square>,
@@ -105,6 +109,7 @@ pub struct Tavreli {
 #[derive(Clone, Copy, Debug)]
 pub struct TavreliUndo {
     towers: [Tower; 2],
+    checkers: Bitboard,
     castling: u8,
     ep: Option<Square>,
     halfmoves: u32,
@@ -171,9 +176,14 @@ impl Tavreli {
     /// Puts `t` on `sq`, keeping the top bitboards (not the key) in step.
     #[inline]
     fn put(&mut self, sq: Square, t: Tower) {
-        let old = self.towers[sq.index()];
-        self.tops.set(sq, old.top(), t.top());
-        self.towers[sq.index()] = t;
+        self.replace(sq, self.towers[sq.index()], t);
+    }
+
+    /// `put` when the caller already holds the tower `old` on `sq`.
+    #[inline]
+    fn replace(&mut self, sq: Square, old: Tower, new: Tower) {
+        self.tops.set(sq, old.top(), new.top());
+        self.towers[sq.index()] = new;
     }
 
     /// Plays a move that is neither en passant nor castling straight onto
@@ -210,15 +220,30 @@ impl Tavreli {
             key ^= changed_key(to, d - 1, dest.top(), landed.get(d - 1));
         }
         self.key ^= key;
-        self.put(from, bottom);
-        self.put(to, landed);
+        self.replace(from, source, bottom);
+        self.replace(to, dest, landed);
         let capture = dest.top().is_some_and(|p| p.color() != self.turn);
         (capture, group.top().is_some_and(TowerPiece::is_pawn))
+    }
+
+    /// The enemy tops attacking the king of the side to move.
+    #[inline]
+    fn find_checkers(&self) -> Bitboard {
+        let king = self.tops.king(self.turn);
+        self.tops
+            .attackers(king, self.turn.flip(), self.tops.occupied())
+    }
+
+    /// The enemy tops attacking the king of the side to move (kept up to date by `make`).
+    #[inline]
+    pub(super) fn checkers(&self) -> Bitboard {
+        self.checkers
     }
 
     /// Restores the state `make` saved besides the towers.
     #[inline]
     fn restore(&mut self, undo: &TavreliUndo) {
+        self.checkers = undo.checkers;
         self.castling = undo.castling;
         self.ep = undo.ep;
         self.halfmoves = undo.halfmoves;
@@ -321,6 +346,7 @@ impl Position for Tavreli {
             towers: [Tower::EMPTY; 64],
             tops: Tops::default(),
             turn: parts.turn,
+            checkers: Bitboard::EMPTY,
             castling: Tavreli::clean_castling(&towers, parts.castling),
             ep: None,
             halfmoves: parts.halfmoves,
@@ -354,6 +380,7 @@ impl Position for Tavreli {
             ));
         }
         pos.key = pos.key_from_scratch();
+        pos.checkers = pos.find_checkers();
         if let Some(ep) = parts.ep {
             pos.validate_ep(ep)?;
             pos.set_ep_if_legal(ep);
@@ -400,8 +427,7 @@ impl Position for Tavreli {
 
     #[inline]
     fn is_check(&self) -> bool {
-        self.tops
-            .attacked(self.tops.king(self.turn), self.turn.flip())
+        self.checkers.nonempty()
     }
 
     fn legal_moves(&self, moves: &mut MoveList) {
@@ -415,6 +441,7 @@ impl Position for Tavreli {
     fn make(&mut self, m: Move) -> TavreliUndo {
         let mut undo = TavreliUndo {
             towers: [Tower::EMPTY; 2],
+            checkers: self.checkers,
             castling: self.castling,
             ep: self.ep,
             halfmoves: self.halfmoves,
@@ -449,6 +476,7 @@ impl Position for Tavreli {
         let rights = self.rights_after(m.from(), m.to());
         set_castling(&mut self.castling, &mut self.key, rights);
         pass_turn(&mut self.turn, &mut self.fullmoves, &mut self.key);
+        self.checkers = self.find_checkers();
         if double_onto_empty {
             self.set_ep_if_legal(m.from().shift(us.forward()));
         }
@@ -483,6 +511,7 @@ impl Position for Tavreli {
     fn make_null(&mut self) -> TavreliUndo {
         let undo = TavreliUndo {
             towers: [Tower::EMPTY; 2],
+            checkers: self.checkers,
             castling: self.castling,
             ep: self.ep,
             halfmoves: self.halfmoves,
@@ -491,6 +520,7 @@ impl Position for Tavreli {
         };
         clear_ep(&mut self.ep, &mut self.key);
         pass_turn(&mut self.turn, &mut self.fullmoves, &mut self.key);
+        self.checkers = self.find_checkers();
         self.halfmoves += 1;
         undo
     }

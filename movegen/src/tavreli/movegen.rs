@@ -370,7 +370,7 @@ impl Tavreli {
         let them = us.flip();
         let king = self.tops.king(us);
         let occ = self.tops.occupied();
-        let checkers = self.tops.attackers(king, them, occ);
+        let checkers = self.checkers();
         let evasions = if checkers.is_empty() {
             Bitboard::FULL
         } else if checkers.more_than_one() {
