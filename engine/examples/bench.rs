@@ -57,7 +57,16 @@ fn main() {
             }
         }
         _ => {
-            engine::bench::run(number(0));
+            let mut engine = engine::Engine::new();
+            engine.bench(
+                number(0),
+                std::sync::Arc::new(|e| {
+                    if let engine::SearchEvent::Report(l) = e {
+                        println!("{l}");
+                    }
+                }),
+            );
+            engine.wait();
         }
     }
 }

@@ -39,7 +39,7 @@ fn report(events: &Mutex<Vec<SearchEvent>>) -> Report {
                 r.ponder.clone_from(ponder);
                 r.bestmoves += 1;
             }
-            SearchEvent::Message(_) => {}
+            SearchEvent::Message(_) | SearchEvent::Report(_) | SearchEvent::Done { .. } => {}
         }
     }
     r

@@ -166,8 +166,8 @@ fn white_terms<A: Acc>(pos: &Tavreli, w: &W<'_, A>) -> A {
         let tower = pos.tower(sq);
         let Some(top) = tower.top() else { continue };
         let owner = top.color();
-        let o = owner.index();
         let h = tower.len();
+        let o = owner.index();
         let r = top.role().index();
         score[o] += w.material(r) + w.pst(r, table_index(owner, sq));
         for p in tower.iter().take(h - 1) {

@@ -58,6 +58,27 @@ fn depths_key(sq: Square, t: Tower, mut mask: u32) -> u64 {
     key
 }
 
+/// The key change of `group`'s pieces moving from `from` (bottom piece at
+/// depth `lifted`) to `to` (bottom piece at depth `landed`), codes unchanged.
+#[inline]
+fn group_key(from: Square, lifted: usize, to: Square, landed: usize, group: Tower) -> u64 {
+    let (lifted, landed) = (lifted as u32, landed as u32);
+    group.iter().zip(0..).fold(0, |key, (p, i)| {
+        key ^ piece_key(from, lifted + i, p.code()) ^ piece_key(to, landed + i, p.code())
+    })
+}
+
+/// The key change of the piece at `depth` on `sq` turning from `old` into `new`.
+#[inline]
+fn changed_key(sq: Square, depth: usize, old: Option<TowerPiece>, new: Option<TowerPiece>) -> u64 {
+    match (old, new) {
+        (Some(a), Some(b)) if a != b => {
+            piece_key(sq, depth as u32, a.code()) ^ piece_key(sq, depth as u32, b.code())
+        }
+        _ => 0,
+    }
+}
+
 /// The whole-board key of a tower (all its pieces).
 fn tower_key(sq: Square, t: Tower) -> u64 {
     depths_key(sq, t, t.diff_mask(Tower::EMPTY))
@@ -69,6 +90,10 @@ pub struct Tavreli {
     towers: [Tower; 64],
     tops: Tops,
     turn: Color,
+    /// The enemy tops attacking the king of the side to move: kept because
+    /// the search asks `is_check` about twice a node and move generation
+    /// needs them too; `make` finds them once.
+    checkers: Bitboard,
     castling: u8,
     /// Set only when an en-passant capture is legal (RULES.md §1).
     ep: Option<Square>,
@@ -77,12 +102,14 @@ pub struct Tavreli {
     key: u64,
 }
 
-/// What `make` saved: the towers it replaced and the irreversible state.
+/// What `make` saved: the two towers it replaced that the move cannot
+/// rebuild (from and to; en passant: from and the double-stepped tower;
+/// castling: king and rook — the squares they go to were empty) and the
+/// irreversible state.
 #[derive(Clone, Copy, Debug)]
 pub struct TavreliUndo {
-    squares: [Square; 4],
-    towers: [Tower; 4],
-    len: u8,
+    towers: [Tower; 2],
+    checkers: Bitboard,
     castling: u8,
     ep: Option<Square>,
     halfmoves: u32,
@@ -119,6 +146,15 @@ impl Tavreli {
         self.tops.role[role.index()]
     }
 
+    /// The legal moves found the slow way, by the trial of every
+    /// pseudo-legal move (play its towers on the top bitboards, is the own
+    /// king attacked?), in the same order as `legal_moves`: the reference
+    /// the fast generator is tested and benchmarked against.
+    #[doc(hidden)]
+    pub fn legal_moves_by_trial(&self, moves: &mut MoveList) {
+        self.generate_by_trial(&mut |m| moves.push(m));
+    }
+
     /// Castling rights, 4 bits (`fen::WHITE_KING_SIDE` …).
     #[must_use]
     pub fn castling(&self) -> u8 {
@@ -140,9 +176,79 @@ impl Tavreli {
     /// Puts `t` on `sq`, keeping the top bitboards (not the key) in step.
     #[inline]
     fn put(&mut self, sq: Square, t: Tower) {
-        let old = self.towers[sq.index()];
-        self.tops.set(sq, old.top(), t.top());
-        self.towers[sq.index()] = t;
+        self.replace(sq, self.towers[sq.index()], t);
+    }
+
+    /// `put` when the caller already holds the tower `old` on `sq`.
+    #[inline]
+    fn replace(&mut self, sq: Square, old: Tower, new: Tower) {
+        self.tops.set(sq, old.top(), new.top());
+        self.towers[sq.index()] = new;
+    }
+
+    /// Plays a move that is neither en passant nor castling straight onto
+    /// the board (the same towers as `plan`, without building one): the
+    /// top k pieces leave `from` and land on `to`, the two new tops promote
+    /// and a covered promoted pawn demotes (RULES.md §4.1, §4.3). Returns
+    /// (capture, moved group topped by a pawn).
+    #[inline]
+    fn move_group(&mut self, m: Move, undo: &mut TavreliUndo) -> (bool, bool) {
+        let (from, to) = (m.from(), m.to());
+        let source = self.towers[from.index()];
+        let dest = self.towers[to.index()];
+        undo.towers = [source, dest];
+        let h = source.len();
+        let k = match m.split() {
+            0 => h,
+            k => usize::from(k),
+        };
+        let (mut bottom, group) = source.split(k);
+        let uncovered = bottom.top();
+        bottom.promote_top_on(from);
+        let mut landed = dest;
+        landed.place(group);
+        landed.promote_top_on(to);
+        let d = dest.len();
+        // At most 32 pieces on the board, so the group always fits.
+        debug_assert_eq!(landed.len(), d + k);
+        let mut key = group_key(from, h - k, to, d, group);
+        if k < h {
+            key ^= changed_key(from, h - k - 1, uncovered, bottom.top());
+        }
+        key ^= changed_key(to, d + k - 1, group.top(), landed.top());
+        if d > 0 {
+            key ^= changed_key(to, d - 1, dest.top(), landed.get(d - 1));
+        }
+        self.key ^= key;
+        self.replace(from, source, bottom);
+        self.replace(to, dest, landed);
+        let capture = dest.top().is_some_and(|p| p.color() != self.turn);
+        (capture, group.top().is_some_and(TowerPiece::is_pawn))
+    }
+
+    /// The enemy tops attacking the king of the side to move.
+    #[inline]
+    fn find_checkers(&self) -> Bitboard {
+        let king = self.tops.king(self.turn);
+        self.tops
+            .attackers(king, self.turn.flip(), self.tops.occupied())
+    }
+
+    /// The enemy tops attacking the king of the side to move (kept up to date by `make`).
+    #[inline]
+    pub(super) fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    /// Restores the state `make` saved besides the towers.
+    #[inline]
+    fn restore(&mut self, undo: &TavreliUndo) {
+        self.checkers = undo.checkers;
+        self.castling = undo.castling;
+        self.ep = undo.ep;
+        self.halfmoves = undo.halfmoves;
+        self.fullmoves = undo.fullmoves;
+        self.key = undo.key;
     }
 
     /// Applies a plan, updating the key by the pieces that changed only.
@@ -240,6 +346,7 @@ impl Position for Tavreli {
             towers: [Tower::EMPTY; 64],
             tops: Tops::default(),
             turn: parts.turn,
+            checkers: Bitboard::EMPTY,
             castling: Tavreli::clean_castling(&towers, parts.castling),
             ep: None,
             halfmoves: parts.halfmoves,
@@ -273,6 +380,7 @@ impl Position for Tavreli {
             ));
         }
         pos.key = pos.key_from_scratch();
+        pos.checkers = pos.find_checkers();
         if let Some(ep) = parts.ep {
             pos.validate_ep(ep)?;
             pos.set_ep_if_legal(ep);
@@ -319,8 +427,7 @@ impl Position for Tavreli {
 
     #[inline]
     fn is_check(&self) -> bool {
-        self.tops
-            .attacked(self.tops.king(self.turn), self.turn.flip())
+        self.checkers.nonempty()
     }
 
     fn legal_moves(&self, moves: &mut MoveList) {
@@ -328,32 +435,40 @@ impl Position for Tavreli {
     }
 
     fn count_legal(&self) -> u64 {
-        let mut n = 0;
-        self.generate(&mut |_| n += 1);
-        n
+        self.count()
     }
 
     fn make(&mut self, m: Move) -> TavreliUndo {
-        let plan = self.plan(m);
         let mut undo = TavreliUndo {
-            squares: plan.squares,
-            towers: [Tower::EMPTY; 4],
-            len: plan.len as u8,
+            towers: [Tower::EMPTY; 2],
+            checkers: self.checkers,
             castling: self.castling,
             ep: self.ep,
             halfmoves: self.halfmoves,
             fullmoves: self.fullmoves,
             key: self.key,
         };
-        for i in 0..plan.len {
-            undo.towers[i] = self.towers[plan.squares[i].index()];
-        }
         let us = self.turn;
         let double_onto_empty =
             m.kind() == MoveKind::DoublePush && self.towers[m.to().index()].is_empty();
         clear_ep(&mut self.ep, &mut self.key);
-        self.apply(&plan);
-        self.halfmoves = if plan.capture || plan.pawn {
+        let (capture, pawn) = match m.kind() {
+            MoveKind::Normal | MoveKind::DoublePush => self.move_group(m, &mut undo),
+            MoveKind::EnPassant | MoveKind::Castle => {
+                let plan = self.plan(m);
+                // The plan's squares are from, (pushed | to), …: see `plan`.
+                let (a, b) = (plan.squares[0], plan.squares[1]);
+                let b = if m.kind() == MoveKind::Castle {
+                    plan.squares[2]
+                } else {
+                    b
+                };
+                undo.towers = [self.towers[a.index()], self.towers[b.index()]];
+                self.apply(&plan);
+                (plan.capture, plan.pawn)
+            }
+        };
+        self.halfmoves = if capture || pawn {
             0
         } else {
             self.halfmoves + 1
@@ -361,29 +476,42 @@ impl Position for Tavreli {
         let rights = self.rights_after(m.from(), m.to());
         set_castling(&mut self.castling, &mut self.key, rights);
         pass_turn(&mut self.turn, &mut self.fullmoves, &mut self.key);
+        self.checkers = self.find_checkers();
         if double_onto_empty {
             self.set_ep_if_legal(m.from().shift(us.forward()));
         }
         undo
     }
 
-    fn unmake(&mut self, _: Move, undo: TavreliUndo) {
-        for i in (0..usize::from(undo.len)).rev() {
-            self.put(undo.squares[i], undo.towers[i]);
-        }
+    fn unmake(&mut self, m: Move, undo: TavreliUndo) {
         self.turn = self.turn.flip();
-        self.castling = undo.castling;
-        self.ep = undo.ep;
-        self.halfmoves = undo.halfmoves;
-        self.fullmoves = undo.fullmoves;
-        self.key = undo.key;
+        let (from, to) = (m.from(), m.to());
+        let [first, second] = undo.towers;
+        match m.kind() {
+            MoveKind::Normal | MoveKind::DoublePush => {
+                self.put(from, first);
+                self.put(to, second);
+            }
+            MoveKind::EnPassant => {
+                self.put(to, Tower::EMPTY);
+                self.put(from, first);
+                self.put(to.shift(-self.turn.forward()), second);
+            }
+            MoveKind::Castle => {
+                let cs = CASTLES[self.turn.index()][usize::from(to.file() < from.file())];
+                self.put(cs.king_to, Tower::EMPTY);
+                self.put(cs.rook_to, Tower::EMPTY);
+                self.put(cs.king_from, first);
+                self.put(cs.rook_from, second);
+            }
+        }
+        self.restore(&undo);
     }
 
     fn make_null(&mut self) -> TavreliUndo {
         let undo = TavreliUndo {
-            squares: [Square::A1; 4],
-            towers: [Tower::EMPTY; 4],
-            len: 0,
+            towers: [Tower::EMPTY; 2],
+            checkers: self.checkers,
             castling: self.castling,
             ep: self.ep,
             halfmoves: self.halfmoves,
@@ -392,12 +520,14 @@ impl Position for Tavreli {
         };
         clear_ep(&mut self.ep, &mut self.key);
         pass_turn(&mut self.turn, &mut self.fullmoves, &mut self.key);
+        self.checkers = self.find_checkers();
         self.halfmoves += 1;
         undo
     }
 
     fn unmake_null(&mut self, undo: TavreliUndo) {
-        self.unmake(Move::quiet(Square::A1, Square::B1), undo);
+        self.turn = self.turn.flip();
+        self.restore(&undo);
     }
 
     fn piece_at(&self, sq: Square) -> Option<Piece> {

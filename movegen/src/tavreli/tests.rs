@@ -833,6 +833,179 @@ fn random_games_keep_invariants() {
     assert!(tallest >= 3, "{tallest}");
 }
 
+/// What the positions of `fast_generator_equals_the_trial_reference`
+/// exercised; each case must occur often enough for the test to mean
+/// something.
+#[derive(Default, Debug)]
+struct Coverage {
+    nodes: usize,
+    in_check: usize,
+    double_check: usize,
+    pinned: usize,
+    /// Pseudo-legal splits the trial rejects (the revealed piece matters).
+    rejected_splits: usize,
+    /// Legal splits whose revealed top promotes.
+    revealing_promotions: usize,
+    king_splits: usize,
+    en_passant: usize,
+    castling: usize,
+    tallest: usize,
+}
+
+impl Coverage {
+    /// Compares the fast generator with the trial of every pseudo-legal
+    /// move on `p` (the same moves in the same order, and the same count),
+    /// and records which cases `p` exercised.
+    fn check(&mut self, p: &Tavreli) {
+        let mut fast = MoveList::new();
+        p.legal_moves(&mut fast);
+        let mut reference = Vec::new();
+        p.generate_by_trial(&mut |m| reference.push(m));
+        assert_eq!(fast.as_slice(), reference.as_slice(), "{}", p.fen());
+        assert_eq!(p.count_legal(), reference.len() as u64, "{}", p.fen());
+        let g = p.guard();
+        let king = p.tops.king(p.turn);
+        self.nodes += 1;
+        self.in_check += usize::from(g.evasions != Bitboard::FULL);
+        self.double_check += usize::from(g.evasions.is_empty());
+        self.pinned += usize::from(g.pinned.nonempty());
+        self.rejected_splits += pseudo_legal(p)
+            .iter()
+            .filter(|m| m.split() > 0 && !fast.contains(m))
+            .count();
+        for m in &fast {
+            let t = p.tower(m.from());
+            let k = usize::from(m.split());
+            if k > 0 {
+                let shown = t.get(t.len() - k - 1).unwrap();
+                self.revealing_promotions += usize::from(shown.must_promote_on(m.from().rank()));
+                self.king_splits += usize::from(m.from() == king);
+            }
+            self.en_passant += usize::from(m.kind() == MoveKind::EnPassant);
+            self.castling += usize::from(m.kind() == MoveKind::Castle);
+        }
+        let tallest = Square::all().map(|s| p.tower(s).len()).max().unwrap_or(0);
+        self.tallest = self.tallest.max(tallest);
+    }
+}
+
+/// Seeds for the generator comparison: the bench and suite positions with
+/// tall mixed towers, and small positions made for one case each.
+const GENERATOR_SEEDS: &[&str] = &[
+    fenfmt::STARTPOS,
+    "r1b1k2r/pp(PQ~)p1ppp/2n(bn)1n2/3(pN)4/2(BP=Hq)5/5(pN)2/PP1P1PPP/R3K2R w KQkq - 0 1",
+    "rn2kbnr/ppp1pp1p/8/2p=q3p1/1P2P3/N1P2(PP=Q)P(Pb)/P7/R1BQK1N(RqB) b Qkq - 0 10",
+    "rnbqk1nr/ppp2p1p/3p4/6p1/(PbP=N)2P4/N7/2(PBQK)2(P=HP)(PB)P/R5(Np=hR)1 b kq - 1 12",
+    "rn3(bk)nr/p1p1p1p1/3(pPQq)1p1p/1(pB)3(bP=N)2/8/1P2P2P/P1P2P2/RNB1K1NR b KQ - 0 8",
+    "r3k2r/8/8/8/8/4(Pn)3/8/R3K2R w KQkq - 0 1",
+    "6(nrp=bP=RRk)1/3(pQRP=Bn)3p/2(pP=Nbp=nP=H)5/6p1/1(p=rrp=hqB)P=Q3P1/8/2(P=Rb)5/1N3(BNPK)2 b - - 0 35",
+    "2b5/2(pRp=q)(Qk)3(prP=Qn)/1(pP=B)6/8/(NP=Nq)3p3/(Pr)3P1(P=RpPRbp=bBP=Bn)N/p2K4/5B2 w - - 1 32",
+    "1(rP=Hbp=rBqp=b)3b2/1(p=rQ)1(p=hRnP=RnBN~)1k2/(RNr)P=B1p4/3P4/6(Pp=b)1/6(pN)1/(Pp=n)4(PK)2/8 b - - 0 37",
+    "rn2k1n1/(P=Bb)7/2(pN~)2q2/3(pp=np=bR)p3/p(P=Rp)3P2/5B2/8/4(Prp=rP=QNP=RNbK)(BQRP=N)2 w q - 0 29",
+    // Pinned towers on a file and a diagonal, with pieces of both colours beneath.
+    "4r1k1/8/8/q7/4(pB)3/8/3(RN)4/4K3 w - - 0 1",
+    // Lifting the knight frees a rook beside the king / a queen down the file.
+    "4k3/8/8/8/8/8/4(rN)3/4K3 w - - 0 1",
+    "4k3/8/8/4(qN)3/8/8/8/4K3 w - - 0 1",
+    // A queen over a bishop that sees the king once uncovered: only blocks.
+    "k7/8/8/4(bQ)3/8/8/8/K7 w - - 0 1",
+    // A black pawn freed on rank 1 promotes at once and checks.
+    "4k3/8/8/8/8/8/3K4/1(pN)6 w - - 0 1",
+    // Double check; a king standing on an enemy rook.
+    "4k3/8/8/8/8/5n2/8/r3K3 w - - 0 1",
+    "4k3/8/8/8/8/8/8/3(rK)4 w - - 0 1",
+    // En passant, by a tower, and with the capturer pinned.
+    "k7/8/8/3(Np)(RP)3/8/8/8/4K3 w - d6 0 2",
+    "4r2k/8/8/3p(PP)3/8/8/8/4K3 w - d6 0 2",
+    "k7/3(Np)4/8/4(RP)3/8/8/8/4K3 b - - 0 1",
+];
+
+/// Tiny seeded random playouts from every seed, and every node of the
+/// depth-2 trees of the suite positions: the fast generator (pins, check
+/// masks, revealed tops) lists exactly the moves — in the same order — that
+/// the trial of every pseudo-legal move accepts (`generate_by_trial`), and
+/// counts them. The coverage counts make sure the tricky cases came up.
+#[test]
+fn fast_generator_equals_the_trial_reference() {
+    let mut cov = Coverage::default();
+    let mut rng = Rng(0x0051_EE7E);
+    for (i, fen) in GENERATOR_SEEDS.iter().enumerate() {
+        for _game in 0..12 {
+            let mut p = pos(fen);
+            for _ply in 0..60 {
+                cov.check(&p);
+                let mut list = MoveList::new();
+                p.legal_moves(&mut list);
+                if list.is_empty() {
+                    break;
+                }
+                // Favour stacking (tall towers) and captures; sometimes a
+                // move that gives check.
+                let stacking: Vec<Move> = list
+                    .iter()
+                    .copied()
+                    .filter(|m| !p.tower(m.to()).is_empty())
+                    .collect();
+                let m = match rng.below(4) {
+                    0 | 1 if !stacking.is_empty() => stacking[rng.below(stacking.len())],
+                    2 => {
+                        let checks: Vec<Move> = list
+                            .iter()
+                            .copied()
+                            .filter(|&m| {
+                                let mut q = p.clone();
+                                q.make(m);
+                                q.is_check()
+                            })
+                            .collect();
+                        if checks.is_empty() {
+                            list[rng.below(list.len())]
+                        } else {
+                            checks[rng.below(checks.len())]
+                        }
+                    }
+                    _ => list[rng.below(list.len())],
+                };
+                p.make(m);
+            }
+        }
+        // Exhaustively, the first plies of the small and the tower-rich seeds.
+        let mut root = pos(fen);
+        let depth = if i == 0 { 3 } else { 2 };
+        tree(&mut root, depth, &mut cov);
+    }
+    eprintln!("{cov:?}");
+    assert!(cov.nodes > 20_000, "{cov:?}");
+    assert!(cov.in_check > 1_000, "{cov:?}");
+    assert!(cov.double_check > 20, "{cov:?}");
+    assert!(cov.pinned > 1_000, "{cov:?}");
+    assert!(cov.rejected_splits > 1_000, "{cov:?}");
+    assert!(cov.revealing_promotions > 50, "{cov:?}");
+    assert!(cov.king_splits > 1_000, "{cov:?}");
+    assert!(cov.en_passant > 50, "{cov:?}");
+    assert!(cov.castling > 200, "{cov:?}");
+    assert!(cov.tallest >= 10, "{cov:?}");
+}
+
+/// Checks every node of the tree below `p` to `depth` plies, and that the
+/// incremental key is right and unmake restores each node exactly.
+fn tree(p: &mut Tavreli, depth: u32, cov: &mut Coverage) {
+    cov.check(p);
+    assert_eq!(p.key(), p.key_from_scratch(), "{}", p.fen());
+    if depth == 0 {
+        return;
+    }
+    let mut list = MoveList::new();
+    p.legal_moves(&mut list);
+    for &m in &list {
+        let before = p.clone();
+        let undo = p.make(m);
+        tree(p, depth - 1, cov);
+        p.unmake(m, undo);
+        assert_eq!(*p, before, "{m}");
+    }
+}
+
 /// Null moves flip the side and come back exactly.
 #[test]
 fn null_move_round_trip() {
