@@ -10,7 +10,7 @@
 //! ```
 
 use crate::bitboard::Bitboard;
-use crate::types::{Color, Square};
+use crate::types::{Color, Role, Square};
 
 const fn step_table(deltas: &[(i8, i8)]) -> [u64; 64] {
     let mut table = [0u64; 64];
@@ -108,25 +108,44 @@ pub const fn ray_attacks(sq: Square, occupied: u64, dirs: &[(i8, i8); 4]) -> u64
     bits
 }
 
-/// The relevant-occupancy mask of a slider: its empty-board rays without the
-/// last square of each (an edge square never blocks anything behind it).
-const fn relevant_mask(sq: Square, dirs: &[(i8, i8); 4]) -> u64 {
+/// The two lines of a rook and of a bishop, each as one of its directions
+/// (the opposite one is implied).
+const ROOK_LINES: [(i8, i8); 2] = [(1, 0), (0, 1)];
+const BISHOP_LINES: [(i8, i8); 2] = [(1, 1), (1, -1)];
+
+/// The squares of one line through `sq` (direction `(df, dr)` and its
+/// opposite) on an empty board, `sq` excluded.
+const fn line_mask(sq: u32, (df, dr): (i8, i8)) -> u64 {
     let mut bits = 0u64;
-    let mut d = 0;
-    while d < 4 {
-        let (mut f, mut r) = ((sq.index() % 8) as i8, (sq.index() / 8) as i8);
+    let mut sign = 1;
+    while sign >= -1 {
+        let (mut f, mut r) = ((sq % 8) as i8, (sq / 8) as i8);
         loop {
-            f += dirs[d].0;
-            r += dirs[d].1;
-            let (nf, nr) = (f + dirs[d].0, r + dirs[d].1);
-            if nf < 0 || nf >= 8 || nr < 0 || nr >= 8 {
+            f += sign * df;
+            r += sign * dr;
+            if f < 0 || f >= 8 || r < 0 || r >= 8 {
                 break;
             }
             bits |= 1u64 << (r * 8 + f);
         }
-        d += 1;
+        sign -= 2;
     }
     bits
+}
+
+/// The edge squares where a line in direction `(df, dr)` ends: the a- and
+/// h-files if it crosses files, ranks 1 and 8 if it crosses ranks.
+const fn line_ends((df, dr): (i8, i8)) -> u64 {
+    let files = if df != 0 { 0x8181_8181_8181_8181 } else { 0 };
+    let ranks = if dr != 0 { 0xFF00_0000_0000_00FF } else { 0 };
+    files | ranks
+}
+
+/// The relevant-occupancy mask of a slider on `sq`: its lines without their
+/// end squares (an edge square never blocks anything behind it).
+const fn relevant_mask(sq: u32, lines: [(i8, i8); 2]) -> u64 {
+    (line_mask(sq, lines[0]) & !line_ends(lines[0]))
+        | (line_mask(sq, lines[1]) & !line_ends(lines[1]))
 }
 
 /// The magic multipliers, rook then bishop, one per square. They were found
@@ -190,7 +209,7 @@ impl Magic {
 }
 
 /// The magics of one slider, their slices laid out from `offset` on.
-const fn magics(dirs: &[(i8, i8); 4], numbers: &[u64; 64], mut offset: usize) -> [Magic; 64] {
+const fn magics(lines: [(i8, i8); 2], numbers: &[u64; 64], mut offset: usize) -> [Magic; 64] {
     let mut table = [Magic {
         mask: 0,
         magic: 0,
@@ -199,7 +218,7 @@ const fn magics(dirs: &[(i8, i8); 4], numbers: &[u64; 64], mut offset: usize) ->
     }; 64];
     let mut sq = 0;
     while sq < 64 {
-        let mask = relevant_mask(Square::from_low_bits(sq as u32), dirs);
+        let mask = relevant_mask(sq as u32, lines);
         let bits = mask.count_ones();
         table[sq] = Magic {
             mask,
@@ -218,29 +237,9 @@ const fn slices_end(magics: &[Magic; 64]) -> usize {
     magics[63].offset + (1 << (64 - magics[63].shift))
 }
 
-static ROOK: [Magic; 64] = magics(&ROOK_DIRS, &ROOK_MAGICS, 0);
-static BISHOP: [Magic; 64] = magics(&BISHOP_DIRS, &BISHOP_MAGICS, slices_end(&ROOK));
+static ROOK: [Magic; 64] = magics(ROOK_LINES, &ROOK_MAGICS, 0);
+static BISHOP: [Magic; 64] = magics(BISHOP_LINES, &BISHOP_MAGICS, slices_end(&ROOK));
 const TABLE_LEN: usize = slices_end(&BISHOP);
-
-/// The squares of one line through `sq` (direction `(df, dr)` and its
-/// opposite) on an empty board, `sq` excluded.
-const fn line_mask(sq: u32, (df, dr): (i8, i8)) -> u64 {
-    let mut bits = 0u64;
-    let mut sign = 1;
-    while sign >= -1 {
-        let (mut f, mut r) = ((sq % 8) as i8, (sq / 8) as i8);
-        loop {
-            f += sign * df;
-            r += sign * dr;
-            if f < 0 || f >= 8 || r < 0 || r >= 8 {
-                break;
-            }
-            bits |= 1u64 << (r * 8 + f);
-        }
-        sign -= 2;
-    }
-    bits
-}
 
 /// Attacks along one line by the subtraction trick (the nearest blocker on
 /// each side borrows from the slider's bit; reversing the bits turns the
@@ -289,8 +288,8 @@ const fn fill(table: &mut [u64; TABLE_LEN], magics: &[Magic; 64], lines: [(i8, i
 #[allow(long_running_const_eval)]
 static TABLE: [u64; TABLE_LEN] = {
     let mut table = [0u64; TABLE_LEN];
-    fill(&mut table, &ROOK, [(1, 0), (0, 1)]);
-    fill(&mut table, &BISHOP, [(1, 1), (1, -1)]);
+    fill(&mut table, &ROOK, ROOK_LINES);
+    fill(&mut table, &BISHOP, BISHOP_LINES);
     table
 };
 
@@ -349,6 +348,23 @@ pub fn queen(sq: Square, occupied: Bitboard) -> Bitboard {
     rook(sq, occupied) | bishop(sq, occupied)
 }
 
+/// The squares a piece of `role` and `color` on `sq` attacks given the
+/// occupied squares: a pawn its two capture squares, a helgi a queen's and a
+/// knight's.
+#[must_use]
+#[inline]
+pub fn piece(role: Role, color: Color, sq: Square, occupied: Bitboard) -> Bitboard {
+    match role {
+        Role::Pawn => pawn(color, sq),
+        Role::Knight => knight(sq),
+        Role::Bishop => bishop(sq, occupied),
+        Role::Rook => rook(sq, occupied),
+        Role::Queen => queen(sq, occupied),
+        Role::King => king(sq),
+        Role::Helgi => queen(sq, occupied) | knight(sq),
+    }
+}
+
 /// Squares strictly between `a` and `b` if they share a line, else empty.
 #[must_use]
 #[inline]
@@ -384,8 +400,8 @@ mod tests {
 
     /// The trial search: sparse random candidates until one maps no two
     /// different attack sets of `sq`'s blocker subsets to one slot.
-    fn find_magic(sq: Square, dirs: &[(i8, i8); 4], rng: &mut Rng) -> u64 {
-        let mask = relevant_mask(sq, dirs);
+    fn find_magic(sq: Square, lines: [(i8, i8); 2], dirs: &[(i8, i8); 4], rng: &mut Rng) -> u64 {
+        let mask = relevant_mask(sq.index() as u32, lines);
         let shift = 64 - mask.count_ones();
         let subsets: Vec<(u64, u64)> = subsets(mask)
             .map(|occ| (occ, ray_attacks(sq, occ, dirs)))
@@ -411,9 +427,13 @@ mod tests {
     #[test]
     fn the_magics_come_from_the_trial_search() {
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-        for (dirs, magics) in [(&ROOK_DIRS, &ROOK_MAGICS), (&BISHOP_DIRS, &BISHOP_MAGICS)] {
+        for (lines, dirs, magics) in [
+            (ROOK_LINES, &ROOK_DIRS, &ROOK_MAGICS),
+            (BISHOP_LINES, &BISHOP_DIRS, &BISHOP_MAGICS),
+        ] {
             for sq in Square::all() {
-                assert_eq!(find_magic(sq, dirs, &mut rng), magics[sq.index()], "{sq}");
+                let magic = find_magic(sq, lines, dirs, &mut rng);
+                assert_eq!(magic, magics[sq.index()], "{sq}");
             }
         }
     }
@@ -435,10 +455,11 @@ mod tests {
     #[test]
     fn magic_sliders_match_the_reference_for_every_blocker_subset() {
         for sq in Square::all() {
-            for occ in subsets(relevant_mask(sq, &ROOK_DIRS)) {
+            let i = sq.index() as u32;
+            for occ in subsets(relevant_mask(i, ROOK_LINES)) {
                 assert_eq!(rook(sq, Bitboard(occ)).0, ray_attacks(sq, occ, &ROOK_DIRS));
             }
-            for occ in subsets(relevant_mask(sq, &BISHOP_DIRS)) {
+            for occ in subsets(relevant_mask(i, BISHOP_LINES)) {
                 assert_eq!(
                     bishop(sq, Bitboard(occ)).0,
                     ray_attacks(sq, occ, &BISHOP_DIRS)
@@ -466,6 +487,24 @@ mod tests {
                 | Bitboard::from_square(Square::parse("f3").unwrap())
         );
         assert_eq!(pawn(Color::Black, Square::A1), Bitboard::EMPTY);
+    }
+
+    #[test]
+    fn piece_attacks_by_role() {
+        let d4 = Square::parse("d4").unwrap();
+        let occ = Bitboard::from_square(Square::parse("d6").unwrap());
+        let count = |role, color| piece(role, color, d4, occ).count();
+        assert_eq!(count(Role::Pawn, Color::White), 2);
+        assert_eq!(
+            piece(Role::Pawn, Color::Black, d4, occ),
+            pawn(Color::Black, d4)
+        );
+        assert_eq!(count(Role::Knight, Color::White), 8);
+        assert_eq!(count(Role::Bishop, Color::White), 13);
+        assert_eq!(count(Role::Rook, Color::White), 12);
+        assert_eq!(count(Role::Queen, Color::White), 25);
+        assert_eq!(count(Role::King, Color::White), 8);
+        assert_eq!(count(Role::Helgi, Color::Black), 33);
     }
 
     #[test]

@@ -445,3 +445,17 @@ impl fmt::Display for Variant {
         f.write_str(self.name())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn square_from_index_is_checked() {
+        assert_eq!(Square::from_index(0), Some(Square::A1));
+        assert_eq!(Square::from_index(63), Some(Square::H8));
+        assert_eq!(Square::from_index(64), None);
+        assert_eq!(Square::from_index(u32::MAX), None);
+        assert_eq!(Square::from_low_bits(64 + 5), Square::F1);
+    }
+}
