@@ -389,13 +389,8 @@ impl<V: Layer> Family<V> {
         let empty = !cx.occ;
         let mask = cx.target & pin_line;
         let pawn_opts = V::choices(&cx.victims, Role::Pawn, None);
-        // Only pawns on the 7th rank promote: skip building their choices
-        // otherwise (most nodes).
-        let promo_opts = if (pawns & Bitboard::rank(us.relative_rank(6))).nonempty() {
-            PROMOTIONS.map(|r| V::choices(&cx.victims, r, None))
-        } else {
-            [V::Opts::default(); 4]
-        };
+        // Built only where a pawn promotes (few nodes).
+        let promo_opts = || PROMOTIONS.map(|r| V::choices(&cx.victims, r, None));
 
         let single = shift(pawns, fwd) & empty;
         let double = shift(single & third, fwd) & empty & mask;
@@ -403,7 +398,7 @@ impl<V: Layer> Family<V> {
         sink.pawns(single - last, fwd, MoveKind::Normal, false, &pawn_opts);
         let push_promotions = single & last;
         if V::ORDER.push_promotions_first && push_promotions.nonempty() {
-            sink.pawn_promotions(push_promotions, fwd, false, &promo_opts);
+            sink.pawn_promotions(push_promotions, fwd, false, &promo_opts());
         }
         sink.pawns(double, 2 * fwd, MoveKind::DoublePush, false, &pawn_opts);
         for (delta, file_mask) in [(fwd - 1, NOT_FILE_H), (fwd + 1, NOT_FILE_A)] {
@@ -413,11 +408,11 @@ impl<V: Layer> Family<V> {
             let caps = shift(pawns, delta) & file_mask & cx.them & mask;
             sink.pawns(caps - last, delta, MoveKind::Normal, true, &pawn_opts);
             if (caps & last).nonempty() {
-                sink.pawn_promotions(caps & last, delta, true, &promo_opts);
+                sink.pawn_promotions(caps & last, delta, true, &promo_opts());
             }
         }
         if !V::ORDER.push_promotions_first && push_promotions.nonempty() {
-            sink.pawn_promotions(push_promotions, fwd, false, &promo_opts);
+            sink.pawn_promotions(push_promotions, fwd, false, &promo_opts());
         }
     }
 

@@ -12,27 +12,49 @@ use crate::position::Position;
 use crate::types::Role;
 use crate::types::Square;
 
-/// Plunder choices of captures: `self.0[i]` holds the destination squares
-/// whose capture lets the mover take a **new** vest of `VEST_ROLES[i]`
-/// (allowed on the mover's type after the move and not the vest it keeps).
+/// Plunder choices of captures: capturing on a square of `victims[i]`
+/// offers a vest of `VEST_ROLES[i]`; a mover may take it if bit `i` of
+/// `allowed` is set (the vest is allowed on its type after the move and is
+/// not the vest it keeps, so it is new).
 #[derive(Clone, Copy, Default)]
-pub struct Opts(pub(crate) [Bitboard; 5]);
+pub struct Opts {
+    victims: [Bitboard; 5],
+    allowed: u8,
+}
+
+impl Opts {
+    /// The choices capturing each piece of `victims` offers anyone.
+    pub(super) fn victims(victims: [Bitboard; 5]) -> Opts {
+        Opts {
+            victims,
+            allowed: 0b11111,
+        }
+    }
+
+    /// `true` if kind `i` may be taken.
+    #[inline]
+    fn allows(&self, i: usize) -> bool {
+        self.allowed >> i & 1 != 0
+    }
+}
 
 impl Choices for Opts {
     #[inline]
     fn count(&self, caps: Bitboard) -> u64 {
-        let o = &self.0;
-        if (caps & (o[0] | o[1] | o[2] | o[3] | o[4])).is_empty() {
+        // Most move sets capture nothing: test that first.
+        if caps.is_empty() {
             return 0;
         }
-        o.iter().map(|&o| u64::from((caps & o).count())).sum()
+        let v = &self.victims;
+        let n = |i: usize| u64::from((caps & v[i]).count()) * u64::from(self.allowed >> i & 1);
+        n(0) + n(1) + n(2) + n(3) + n(4)
     }
 
     #[inline]
     fn push_choices(&self, list: &mut MoveList, m: Move) {
         let to = m.to();
-        for (o, vest) in self.0.iter().zip(VEST_ROLES) {
-            if o.contains(to) {
+        for (i, vest) in VEST_ROLES.into_iter().enumerate() {
+            if self.allows(i) && self.victims[i].contains(to) {
                 list.push(m.with_vest(vest));
             }
         }
@@ -47,13 +69,10 @@ pub(super) fn choices(victims: &Opts, wearer: Role, kept: Option<Role>) -> Opts 
     if let Some(v) = kept {
         allowed &= !(1 << v.index());
     }
-    let mut o = [Bitboard::EMPTY; 5];
-    for (i, slot) in o.iter_mut().enumerate() {
-        if allowed & (1 << i) != 0 {
-            *slot = victims.0[i];
-        }
+    Opts {
+        victims: victims.victims,
+        allowed,
     }
-    Opts(o)
 }
 
 /// Pawn pushes of a piece of the side to move on `from`: (single push square

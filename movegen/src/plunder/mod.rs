@@ -21,8 +21,6 @@
 //! pos.make(m);
 //! assert_eq!(pos.fen(), "k7/6N1/8/8/8/8/8/7K b - - 1 1");
 //! ```
-//!
-//! [`Chess`]: crate::Chess
 
 mod gen;
 #[cfg(test)]
@@ -110,16 +108,27 @@ pub type Plunder = Family<Vests>;
 /// The PlunderChess layer: the squares of the pieces wearing a vest of
 /// each kind, `P N B R Q` (either colour).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Vests([Bitboard; 5]);
+pub struct Vests {
+    by_kind: [Bitboard; 5],
+    /// Their union: most questions are "is there a vest here at all?".
+    all: Bitboard,
+}
 
 impl Vests {
+    fn new(by_kind: [Bitboard; 5]) -> Vests {
+        let all = by_kind.iter().fold(Bitboard::EMPTY, |all, &v| all | v);
+        Vests { by_kind, all }
+    }
+
     fn remove(&mut self, sq: Square, color: Color, vest: Role, key: &mut u64) {
-        self.0[vest.index()].remove(sq);
+        self.by_kind[vest.index()].remove(sq);
+        self.all.remove(sq);
         *key ^= zobrist::vest(color, vest, sq);
     }
 
     fn put(&mut self, sq: Square, color: Color, vest: Role, key: &mut u64) {
-        self.0[vest.index()].add(sq);
+        self.by_kind[vest.index()].add(sq);
+        self.all.add(sq);
         *key ^= zobrist::vest(color, vest, sq);
     }
 }
@@ -152,7 +161,7 @@ impl Layer for Vests {
                 ));
             }
         }
-        Ok((board, Vests(vests)))
+        Ok((board, Vests::new(vests)))
     }
 
     fn suffix(&self, board: &Board, sq: Square) -> Option<String> {
@@ -163,7 +172,7 @@ impl Layer for Vests {
 
     fn key(&self, board: &Board) -> u64 {
         let mut key = 0;
-        for (vests, role) in self.0.into_iter().zip(VEST_ROLES) {
+        for (vests, role) in self.by_kind.into_iter().zip(VEST_ROLES) {
             for sq in vests {
                 if let Some(p) = board.piece_at(sq) {
                     key ^= zobrist::vest(p.color, role, sq);
@@ -175,20 +184,23 @@ impl Layer for Vests {
 
     #[inline]
     fn vested(&self) -> Bitboard {
-        let v = &self.0;
-        v[0] | v[1] | v[2] | v[3] | v[4]
+        self.all
     }
 
     #[inline]
     fn vest_at(&self, sq: Square) -> Option<Role> {
+        // Most pieces wear nothing: one test of the union first.
+        if !self.all.contains(sq) {
+            return None;
+        }
         (0..5)
-            .find(|&i| self.0[i].contains(sq))
+            .find(|&i| self.by_kind[i].contains(sq))
             .map(|i| VEST_ROLES[i])
     }
 
     #[inline]
     fn vest_movers(&self) -> Movers {
-        let v = &self.0;
+        let v = &self.by_kind;
         Movers {
             rooks: v[3] | v[4],
             bishops: v[2] | v[4],
@@ -220,9 +232,9 @@ impl Layer for Vests {
     fn victims(&self, board: &Board, them: Bitboard) -> Opts {
         let mut victims = [Bitboard::EMPTY; 5];
         for (i, v) in victims.iter_mut().enumerate() {
-            *v = them & (board.by_role(VEST_ROLES[i]) | self.0[i]);
+            *v = them & (board.by_role(VEST_ROLES[i]) | self.by_kind[i]);
         }
-        Opts(victims)
+        Opts::victims(victims)
     }
 
     #[inline]
@@ -293,7 +305,11 @@ impl Plunder {
     /// empty for other roles.
     #[must_use]
     pub fn vests(&self, vest: Role) -> Bitboard {
-        self.layer.0.get(vest.index()).copied().unwrap_or_default()
+        self.layer
+            .by_kind
+            .get(vest.index())
+            .copied()
+            .unwrap_or_default()
     }
 
     /// Squares of all vested pieces.
