@@ -16,7 +16,6 @@ const POSITIONS: [(&str, &str); 3] = [
 ];
 
 fn legal_moves(c: &mut Criterion) {
-    movegen::attacks::init();
     let mut group = c.benchmark_group("chess/legal_moves");
     for (name, fen) in POSITIONS {
         let pos = Chess::from_fen(fen).unwrap();
@@ -32,7 +31,6 @@ fn legal_moves(c: &mut Criterion) {
 }
 
 fn perfts(c: &mut Criterion) {
-    movegen::attacks::init();
     let mut group = c.benchmark_group("chess/perft");
     group.sample_size(10);
     for (name, fen, depth, nodes) in [

@@ -9,7 +9,6 @@ const VEST_RICH: &str =
     "r3k2r/pp1n(q)1ppp/2p(n)1b3/3B(P)4/4P(R)3/2N(B)2Q(N)2/PPP2PPP/R3K(P)2R w KQkq - 0 1";
 
 fn legal_moves(c: &mut Criterion) {
-    movegen::attacks::init();
     let mut group = c.benchmark_group("plunder/legal_moves");
     for (name, fen, count) in [("start", START, 20), ("vest-rich", VEST_RICH, 69)] {
         let pos = Plunder::from_fen(fen).unwrap();
@@ -28,7 +27,6 @@ fn legal_moves(c: &mut Criterion) {
 }
 
 fn perfts(c: &mut Criterion) {
-    movegen::attacks::init();
     let mut group = c.benchmark_group("plunder/perft");
     group.sample_size(10);
     for (name, fen, depth, nodes) in [

@@ -81,15 +81,17 @@ impl Bitboard {
         if self.0 == 0 {
             None
         } else {
-            Some(Square::from_index(self.0.trailing_zeros()))
+            Some(Square::from_low_bits(self.0.trailing_zeros()))
         }
     }
 
-    /// The lowest square of a set known to be non-empty.
+    /// The lowest square of a set known to be non-empty (`a1` for the empty
+    /// set, which callers rule out: a board always has its kings).
     #[must_use]
     #[inline]
     pub const fn lsb(self) -> Square {
-        Square::from_index(self.0.trailing_zeros())
+        debug_assert!(self.0 != 0, "lsb of an empty set");
+        Square::from_low_bits(self.0.trailing_zeros())
     }
 
     /// The set with `sq` added.
@@ -146,7 +148,7 @@ impl Iterator for Bitboard {
         if self.0 == 0 {
             None
         } else {
-            let sq = Square::from_index(self.0.trailing_zeros());
+            let sq = Square::from_low_bits(self.0.trailing_zeros());
             self.0 &= self.0 - 1;
             Some(sq)
         }

@@ -15,7 +15,9 @@ pub type SuffixReader<'a> = &'a mut dyn FnMut(Square, Piece, &str) -> Result<(),
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Board {
     by_color: [Bitboard; 2],
-    by_role: [Bitboard; 6],
+    /// One set per [`Role`], helgi included (always empty in the chess
+    /// family), so every role indexes it.
+    by_role: [Bitboard; 7],
     roles: [Option<Role>; 64],
 }
 
@@ -23,7 +25,7 @@ impl Default for Board {
     fn default() -> Board {
         Board {
             by_color: [Bitboard::EMPTY; 2],
-            by_role: [Bitboard::EMPTY; 6],
+            by_role: [Bitboard::EMPTY; 7],
             roles: [None; 64],
         }
     }
@@ -292,5 +294,20 @@ impl Board {
         s.push_str("   +----------------------------------------\n");
         s.push_str("     a    b    c    d    e    f    g    h\n");
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_role_indexes_the_board() {
+        let board = Board::parse("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", None).unwrap();
+        let counts = Role::ALL.map(|role| board.by_role(role).count());
+        assert_eq!(counts, [16, 4, 4, 4, 2, 2, 0]);
+        for color in Color::ALL {
+            assert_eq!(board.pieces(color, Role::Helgi), Bitboard::EMPTY);
+        }
     }
 }

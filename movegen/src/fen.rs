@@ -2,6 +2,7 @@
 //! the side, castling, en-passant and clock fields. Each variant reads its own
 //! board field and checks the semantics against its rules.
 
+use crate::bitboard::Bitboard;
 use crate::types::{Color, Square};
 use std::fmt;
 
@@ -230,6 +231,32 @@ pub(crate) fn write(
         castling_string(castling),
         ep.map_or_else(|| "-".to_string(), |s| s.to_string()),
     )
+}
+
+/// An en-passant-field error quoting the square.
+pub(crate) fn ep_error(ep: Square, why: &str) -> FenError {
+    FenError::new(FenField::EnPassant, format!("\"{ep}\": {why}"))
+}
+
+/// The checks RULES.md §1 makes of an en-passant square in every variant:
+/// on the rank a double step of the opponent skips, and empty (`occupied`
+/// holds the occupied squares). Who could have made the step is the
+/// variant's question.
+///
+/// # Errors
+/// An en-passant-field [`FenError`] quoting the square.
+pub(crate) fn check_ep_rank_and_emptiness(
+    ep: Square,
+    turn: Color,
+    occupied: Bitboard,
+) -> Result<(), FenError> {
+    if ep.rank() != turn.relative_rank(5) {
+        return Err(ep_error(ep, "not on the rank a double step skips"));
+    }
+    if occupied.contains(ep) {
+        return Err(ep_error(ep, "the square is occupied"));
+    }
+    Ok(())
 }
 
 /// Splits a board field into 8 rank strings, rank 8 first.

@@ -54,15 +54,33 @@ const CAPTURE: u32 = 1 << 14;
 const VEST_MOVE: u32 = 1 << 21;
 
 impl Move {
-    /// A move of `kind` from `from` to `to`. `from` must differ from `to`.
+    /// A move of `kind` from `from` to `to`; `None` if `from == to` (no move
+    /// stays on its square).
+    #[must_use]
+    #[inline]
+    pub const fn try_new(from: Square, to: Square, kind: MoveKind) -> Option<Move> {
+        if from.index() == to.index() {
+            return None;
+        }
+        let bits = from.index() as u32 | (to.index() as u32) << 6 | (kind as u32) << 12;
+        match NonZeroU32::new(bits) {
+            Some(nz) => Some(Move(nz)),
+            None => None,
+        }
+    }
+
+    /// A move of `kind` from `from` to `to`, for callers that know the
+    /// squares differ (move generators: a piece never targets its own square).
+    ///
+    /// # Panics
+    /// If `from == to`: that is a bug in the caller, and a silent stand-in
+    /// move would be worse than stopping.
     #[must_use]
     #[inline]
     pub const fn new(from: Square, to: Square, kind: MoveKind) -> Move {
-        let bits = from.index() as u32 | (to.index() as u32) << 6 | (kind as u32) << 12;
-        match NonZeroU32::new(bits) {
-            Some(nz) => Move(nz),
-            // from == to == a1 with kind Normal: not a move; keep it non-zero anyway.
-            None => Move(NonZeroU32::MIN),
+        match Move::try_new(from, to, kind) {
+            Some(m) => m,
+            None => panic!("Move::new: from and to are the same square"),
         }
     }
 
@@ -144,14 +162,14 @@ impl Move {
     #[must_use]
     #[inline]
     pub const fn from(self) -> Square {
-        Square::from_index(self.0.get() & 63)
+        Square::from_low_bits(self.0.get())
     }
 
     /// Destination square.
     #[must_use]
     #[inline]
     pub const fn to(self) -> Square {
-        Square::from_index((self.0.get() >> 6) & 63)
+        Square::from_low_bits(self.0.get() >> 6)
     }
 
     /// The kind.
@@ -234,6 +252,21 @@ impl fmt::Debug for Move {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_move_must_leave_its_square() {
+        for sq in [Square::A1, Square::parse("e4").unwrap()] {
+            assert_eq!(Move::try_new(sq, sq, MoveKind::Normal), None);
+            assert!(std::panic::catch_unwind(|| Move::new(sq, sq, MoveKind::Normal)).is_err());
+        }
+        let m = Move::try_new(Square::B1, Square::A1, MoveKind::Normal).unwrap();
+        assert_eq!(
+            (m.from(), m.to(), m.to_string().as_str()),
+            (Square::B1, Square::A1, "b1a1")
+        );
+        let a1h8 = Move::new(Square::A1, Square::H8, MoveKind::Normal);
+        assert_eq!(a1h8.to_string(), "a1h8");
+    }
 
     #[test]
     fn fields_round_trip() {

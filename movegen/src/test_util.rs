@@ -18,6 +18,14 @@ pub(crate) fn move_strings<P: Position>(p: &P) -> Vec<String> {
     v
 }
 
+/// The legal move strings of `fen` in generation order, space-separated.
+pub(crate) fn moves_in_order<P: Position>(fen: &str) -> String {
+    let mut list = MoveList::new();
+    pos::<P>(fen).legal_moves(&mut list);
+    let strings: Vec<String> = list.iter().map(ToString::to_string).collect();
+    strings.join(" ")
+}
+
 /// The sorted legal move strings of `fen` that start with `prefix` (a
 /// from-square, or from- and to-square).
 pub(crate) fn moves_starting<P: Position>(fen: &str, prefix: &str) -> Vec<String> {

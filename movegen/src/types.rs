@@ -281,13 +281,24 @@ impl Square {
         }
     }
 
-    /// Square from an index known to be below 64 (checked in debug builds;
-    /// release builds mask it into range instead of misbehaving).
+    /// Square from an index 0..64; `None` outside.
     #[must_use]
     #[inline]
-    pub const fn from_index(index: u32) -> Square {
-        debug_assert!(index < 64);
-        Square((index & 63) as u8)
+    pub const fn from_index(index: u32) -> Option<Square> {
+        if index < 64 {
+            Some(Square(index as u8))
+        } else {
+            None
+        }
+    }
+
+    /// The square of the low six bits of `bits`, the rest ignored: for packed
+    /// fields and bit scans, whose value is in range by construction and
+    /// which should not pay for a check.
+    #[must_use]
+    #[inline]
+    pub const fn from_low_bits(bits: u32) -> Square {
+        Square((bits & 63) as u8)
     }
 
     /// Square of a file and rank.
@@ -432,5 +443,19 @@ impl Variant {
 impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn square_from_index_is_checked() {
+        assert_eq!(Square::from_index(0), Some(Square::A1));
+        assert_eq!(Square::from_index(63), Some(Square::H8));
+        assert_eq!(Square::from_index(64), None);
+        assert_eq!(Square::from_index(u32::MAX), None);
+        assert_eq!(Square::from_low_bits(64 + 5), Square::F1);
     }
 }

@@ -2,12 +2,13 @@
 //! plunder the movement set of the captured piece's type (or the vest it
 //! wore) and use it once, as a vest move.
 //!
-//! Vests live in one bitboard per vest kind (`vests[P N B R Q]`, both colours;
-//! the wearer's colour comes from the board), so attack detection and move
-//! generation are the chess bitboard code with vested pieces ORed into the
-//! mover sets. Legal generation uses checkers and pin masks like [`Chess`];
-//! vested sliders are snipers too. En passant, whose capture changes three
-//! squares, is checked by recomputing the king's attackers.
+//! PlunderChess is the chess family with a vest layer, [`Vests`]: one
+//! bitboard per vest kind (`P N B R Q`, both colours; the wearer's colour
+//! comes from the board). Attack detection and move generation are chess's
+//! bitboard code with vested pieces ORed into the mover sets, checkers and
+//! pin masks included (vested sliders are snipers too); this module adds
+//! the vest suffixes of FEN, the plunder choices of captures, the vested
+//! pieces' moves (`gen`) and what a move does to vests.
 //!
 //! ```
 //! use movegen::{perft, Plunder, Position};
@@ -20,8 +21,6 @@
 //! pos.make(m);
 //! assert_eq!(pos.fen(), "k7/6N1/8/8/8/8/8/7K b - - 1 1");
 //! ```
-//!
-//! [`Chess`]: crate::Chess
 
 mod gen;
 #[cfg(test)]
@@ -29,13 +28,12 @@ mod tests;
 
 use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::chess::{self, castle, clear_ep, pass_turn, set_castling, CASTLE_KEEP};
-use crate::fen::{self, FenError, FenField};
-use crate::moves::{Move, MoveKind, MoveList};
-use crate::position::Position;
+use crate::family::{Ctx, Family, Layer, Movers, Order, Sink};
+use crate::fen::{FenError, FenField};
+use crate::moves::Move;
 use crate::types::{Color, Piece, Role, Square, Variant};
 use crate::zobrist;
-use gen::Counter;
+use gen::Opts;
 
 /// The vest kinds in index order (`vests[i]` holds vests of `VEST_ROLES[i]`).
 pub(crate) const VEST_ROLES: [Role; 5] = [
@@ -105,185 +103,221 @@ pub const MAX_PIECES_PER_SIDE: u32 = 16;
 /// [`MAX_MOVES`] = 1152.
 ///
 /// [`MAX_MOVES`]: crate::MAX_MOVES
+pub type Plunder = Family<Vests>;
+
+/// The PlunderChess layer: the squares of the pieces wearing a vest of
+/// each kind, `P N B R Q` (either colour).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Plunder {
-    board: Board,
-    /// Squares of pieces wearing a vest of `VEST_ROLES[i]` (either colour).
-    vests: [Bitboard; 5],
-    turn: Color,
-    castling: u8,
-    /// Set only when an en-passant capture is among the legal moves
-    /// (after the collision rule of RULES.md §3.4).
-    ep: Option<Square>,
-    halfmoves: u32,
-    fullmoves: u32,
-    key: u64,
-    checkers: Bitboard,
+pub struct Vests {
+    by_kind: [Bitboard; 5],
+    /// Their union: most questions are "is there a vest here at all?".
+    all: Bitboard,
+}
+
+impl Vests {
+    fn new(by_kind: [Bitboard; 5]) -> Vests {
+        let all = by_kind.iter().fold(Bitboard::EMPTY, |all, &v| all | v);
+        Vests { by_kind, all }
+    }
+
+    fn remove(&mut self, sq: Square, color: Color, vest: Role, key: &mut u64) {
+        self.by_kind[vest.index()].remove(sq);
+        self.all.remove(sq);
+        *key ^= zobrist::vest(color, vest, sq);
+    }
+
+    fn put(&mut self, sq: Square, color: Color, vest: Role, key: &mut u64) {
+        self.by_kind[vest.index()].add(sq);
+        self.all.add(sq);
+        *key ^= zobrist::vest(color, vest, sq);
+    }
+}
+
+impl Layer for Vests {
+    const VARIANT: Variant = Variant::Plunder;
+    const ORDER: Order = Order::PLUNDER;
+    type Opts = Opts;
+
+    /// Pawns may stand on their own first rank (a vest move can take them
+    /// there); at most 16 pieces a side.
+    fn read_board(field: &str) -> Result<(Board, Vests), FenError> {
+        let mut vests = [Bitboard::EMPTY; 5];
+        let mut hook = |sq: Square, piece: Piece, inner: &str| -> Result<(), FenError> {
+            let vest = parse_vest(piece, inner)?;
+            vests[vest.index()].add(sq);
+            Ok(())
+        };
+        let board = Board::parse(field, Some(&mut hook))?;
+        board.validate(true)?;
+        for color in Color::ALL {
+            let n = board.by_color(color).count();
+            if n > MAX_PIECES_PER_SIDE {
+                return Err(FenError::new(
+                    FenField::Board,
+                    format!(
+                        "{n} {} pieces, at most {MAX_PIECES_PER_SIDE} allowed",
+                        color.name()
+                    ),
+                ));
+            }
+        }
+        Ok((board, Vests::new(vests)))
+    }
+
+    fn suffix(&self, board: &Board, sq: Square) -> Option<String> {
+        let vest = self.vest_at(sq)?;
+        let color = board.piece_at(sq)?.color;
+        Some(format!("({})", vest.char_for(color)))
+    }
+
+    fn key(&self, board: &Board) -> u64 {
+        let mut key = 0;
+        for (vests, role) in self.by_kind.into_iter().zip(VEST_ROLES) {
+            for sq in vests {
+                if let Some(p) = board.piece_at(sq) {
+                    key ^= zobrist::vest(p.color, role, sq);
+                }
+            }
+        }
+        key
+    }
+
+    #[inline]
+    fn vested(&self) -> Bitboard {
+        self.all
+    }
+
+    #[inline]
+    fn vest_at(&self, sq: Square) -> Option<Role> {
+        // Most pieces wear nothing: one test of the union first.
+        if !self.all.contains(sq) {
+            return None;
+        }
+        (0..5)
+            .find(|&i| self.by_kind[i].contains(sq))
+            .map(|i| VEST_ROLES[i])
+    }
+
+    #[inline]
+    fn vest_movers(&self) -> Movers {
+        let v = &self.by_kind;
+        Movers {
+            rooks: v[3] | v[4],
+            bishops: v[2] | v[4],
+            knights: v[1],
+            pawns: v[0],
+        }
+    }
+
+    /// An enemy pawn, or an enemy knight, bishop or king without a vest
+    /// (those double-step only with a pawn vest, which the step consumes).
+    fn double_stepper(&self, board: &Board, sq: Square, turn: Color) -> Result<(), &'static str> {
+        let able = match board.piece_at(sq) {
+            Some(p) if p.color != turn => match p.role {
+                Role::Pawn => true,
+                Role::Knight | Role::Bishop | Role::King => self.vest_at(sq).is_none(),
+                _ => false,
+            },
+            _ => false,
+        };
+        if able {
+            Ok(())
+        } else {
+            Err("no enemy piece in front of it could have double-stepped")
+        }
+    }
+
+    /// A capture offers the captured type's vest and the vest it wore.
+    #[inline]
+    fn victims(&self, board: &Board, them: Bitboard) -> Opts {
+        let mut victims = [Bitboard::EMPTY; 5];
+        for (i, v) in victims.iter_mut().enumerate() {
+            *v = them & (board.by_role(VEST_ROLES[i]) | self.by_kind[i]);
+        }
+        Opts::victims(victims)
+    }
+
+    #[inline]
+    fn choices(victims: &Opts, wearer: Role, kept: Option<Role>) -> Opts {
+        gen::choices(victims, wearer, kept)
+    }
+
+    fn king_vest_moves<S: Sink<Opts>>(
+        pos: &Plunder,
+        sink: &mut S,
+        cx: &Ctx<Opts>,
+        castled: Bitboard,
+    ) {
+        gen::king_vest_moves(pos, sink, cx, castled);
+    }
+
+    fn vested_pieces<S: Sink<Opts>>(pos: &Plunder, sink: &mut S, cx: &Ctx<Opts>) {
+        for from in pos.layer.vested() & (cx.ours - Bitboard::from_square(cx.king)) {
+            gen::vested_piece(pos, sink, cx, from);
+        }
+    }
+
+    fn ep_capture<S: Sink<Opts>>(
+        pos: &Plunder,
+        sink: &mut S,
+        from: Square,
+        ep: Square,
+        base: Move,
+    ) {
+        gen::ep_capture(pos, sink, from, ep, base);
+    }
+
+    #[inline]
+    fn lift(&mut self, sq: Square, color: Color, key: &mut u64) -> Option<Role> {
+        let vest = self.vest_at(sq)?;
+        self.remove(sq, color, vest, key);
+        Some(vest)
+    }
+
+    /// RULES.md §3.2–3.3: a vest move uses the vest up; a newly taken vest
+    /// replaces the one worn; a promoted pawn keeps its vest if its new type
+    /// may wear it.
+    #[inline]
+    fn dress(&mut self, m: Move, role: Role, color: Color, carried: Option<Role>, key: &mut u64) {
+        let kept = carried.filter(|&v| !m.is_vest_move() && vest_allowed(v, role));
+        if let Some(v) = m.vest().or(kept) {
+            self.put(m.to(), color, v, key);
+        }
+    }
+
+    #[inline]
+    fn carry(&mut self, from: Square, to: Square, color: Color, key: &mut u64) {
+        if let Some(v) = self.lift(from, color, key) {
+            self.put(to, color, v, key);
+        }
+    }
 }
 
 impl Plunder {
-    /// The placement (roles and colours; vests are separate).
-    #[must_use]
-    pub fn board(&self) -> &Board {
-        &self.board
-    }
-
     /// The vest worn by the piece on `sq`, if any.
     #[must_use]
     #[inline]
     pub fn vest_at(&self, sq: Square) -> Option<Role> {
-        (0..5)
-            .find(|&i| self.vests[i].contains(sq))
-            .map(|i| VEST_ROLES[i])
+        self.layer.vest_at(sq)
     }
 
     /// Squares of pieces (both colours) wearing a vest of `vest` (P..Q);
     /// empty for other roles.
     #[must_use]
     pub fn vests(&self, vest: Role) -> Bitboard {
-        self.vests.get(vest.index()).copied().unwrap_or_default()
+        self.layer
+            .by_kind
+            .get(vest.index())
+            .copied()
+            .unwrap_or_default()
     }
 
     /// Squares of all vested pieces.
     #[must_use]
     #[inline]
     pub fn vested(&self) -> Bitboard {
-        self.vests[0] | self.vests[1] | self.vests[2] | self.vests[3] | self.vests[4]
+        self.layer.vested()
     }
-
-    /// Castling rights, 4 bits (`fen::WHITE_KING_SIDE` …).
-    #[must_use]
-    pub fn castling(&self) -> u8 {
-        self.castling
-    }
-
-    /// The en-passant square, set only when a capture there is legal.
-    #[must_use]
-    pub fn ep_square(&self) -> Option<Square> {
-        self.ep
-    }
-
-    /// Pieces giving check.
-    #[must_use]
-    pub fn checkers(&self) -> Bitboard {
-        self.checkers
-    }
-
-    /// Pieces of either colour attacking `sq` by an ordinary or a vest move
-    /// (RULES.md §3.3 "Check"), given the occupancy `occ`.
-    #[inline]
-    pub(crate) fn attackers(&self, sq: Square, occ: Bitboard) -> Bitboard {
-        let b = &self.board;
-        let v = &self.vests;
-        let rooks = b.rook_movers() | v[3] | v[4];
-        let bishops = b.bishop_movers() | v[2] | v[4];
-        let knights = b.by_role(Role::Knight) | v[1];
-        let pawnish = b.by_role(Role::Pawn) | v[0];
-        (crate::attacks::rook(sq, occ) & rooks)
-            | (crate::attacks::bishop(sq, occ) & bishops)
-            | (crate::attacks::knight(sq) & knights)
-            | (crate::attacks::king(sq) & b.by_role(Role::King))
-            | (crate::attacks::pawn(Color::White, sq) & pawnish & b.by_color(Color::Black))
-            | (crate::attacks::pawn(Color::Black, sq) & pawnish & b.by_color(Color::White))
-    }
-
-    /// `true` if a piece of `by` attacks `sq` with occupancy `occ`.
-    #[inline]
-    pub(crate) fn attacked(&self, sq: Square, by: Color, occ: Bitboard) -> bool {
-        (self.attackers(sq, occ) & self.board.by_color(by)).nonempty()
-    }
-
-    fn compute_checkers(&self) -> Bitboard {
-        // `attackers` restricted to the enemy and without kings (a king
-        // never gives check): a few operations fewer on every make.
-        let b = &self.board;
-        let v = &self.vests;
-        let king = b.king(self.turn);
-        let occ = b.occupied();
-        let rooks = b.rook_movers() | v[3] | v[4];
-        let bishops = b.bishop_movers() | v[2] | v[4];
-        let knights = b.by_role(Role::Knight) | v[1];
-        let pawnish = b.by_role(Role::Pawn) | v[0];
-        ((crate::attacks::rook(king, occ) & rooks)
-            | (crate::attacks::bishop(king, occ) & bishops)
-            | (crate::attacks::knight(king) & knights)
-            | (crate::attacks::pawn(self.turn, king) & pawnish))
-            & b.by_color(self.turn.flip())
-    }
-
-    /// Sets `ep` to `candidate` if the side to move has an en-passant
-    /// capture there among its legal moves.
-    fn set_ep_if_legal(&mut self, candidate: Square) {
-        let mut c = Counter(0);
-        self.ep_moves(&mut c, candidate);
-        if c.0 > 0 {
-            self.ep = Some(candidate);
-            self.key ^= zobrist::ep_file(candidate.file().0);
-        }
-    }
-
-    fn remove_vest(&mut self, sq: Square, color: Color, vest: Role) {
-        self.vests[vest.index()].remove(sq);
-        self.key ^= zobrist::vest(color, vest, sq);
-    }
-
-    fn put_vest(&mut self, sq: Square, color: Color, vest: Role) {
-        self.vests[vest.index()].add(sq);
-        self.key ^= zobrist::vest(color, vest, sq);
-    }
-
-    /// Removes the enemy piece on `sq` together with its vest.
-    fn capture_at(&mut self, sq: Square) {
-        let Some(victim) = self.board.piece_at(sq) else {
-            return;
-        };
-        if let Some(v) = self.vest_at(sq) {
-            self.remove_vest(sq, victim.color, v);
-        }
-        self.board.remove(sq, victim);
-        self.key ^= zobrist::piece(victim.color, victim.role, sq);
-        self.halfmoves = 0;
-    }
-
-    fn vest_suffix(&self, sq: Square) -> Option<String> {
-        let vest = self.vest_at(sq)?;
-        let color = self.board.piece_at(sq)?.color;
-        Some(format!("({})", vest.char_for(color)))
-    }
-}
-
-/// RULES.md §1 for plunder: the en-passant square must be one a double step
-/// could have skipped — right rank, empty, the start square empty, and in
-/// front of it an enemy pawn or an enemy knight, bishop or king without a
-/// vest (those double-step only with a pawn vest, which the step consumes).
-fn validate_ep(pos: &Plunder, ep: Square) -> Result<(), FenError> {
-    let turn = pos.turn;
-    let board = &pos.board;
-    let bad = |why: &str| FenError::new(FenField::EnPassant, format!("\"{ep}\": {why}"));
-    if ep.rank() != turn.relative_rank(5) {
-        return Err(bad("not on the rank a double step skips"));
-    }
-    if board.occupied().contains(ep) {
-        return Err(bad("the square is occupied"));
-    }
-    let pushed = ep.shift(-turn.forward());
-    let able = match board.piece_at(pushed) {
-        Some(p) if p.color != turn => match p.role {
-            Role::Pawn => true,
-            Role::Knight | Role::Bishop | Role::King => pos.vest_at(pushed).is_none(),
-            _ => false,
-        },
-        _ => false,
-    };
-    if !able {
-        return Err(bad(
-            "no enemy piece in front of it could have double-stepped",
-        ));
-    }
-    if board.occupied().contains(ep.shift(turn.forward())) {
-        return Err(bad("the double step's start square is occupied"));
-    }
-    Ok(())
 }
 
 fn role_name(role: Role) -> &'static str {
@@ -318,213 +352,4 @@ fn parse_vest(piece: Piece, inner: &str) -> Result<Role, FenError> {
         )));
     }
     Ok(vest)
-}
-
-impl Position for Plunder {
-    const VARIANT: Variant = Variant::Plunder;
-    type Undo = Plunder;
-
-    fn startpos() -> Plunder {
-        match Plunder::from_fen(fen::STARTPOS) {
-            Ok(pos) => pos,
-            Err(e) => unreachable!("start position FEN is valid: {e}"),
-        }
-    }
-
-    fn from_fen(text: &str) -> Result<Plunder, FenError> {
-        let parts = fen::split(text)?;
-        let mut vests = [Bitboard::EMPTY; 5];
-        let mut hook = |sq: Square, piece: Piece, inner: &str| -> Result<(), FenError> {
-            let vest = parse_vest(piece, inner)?;
-            vests[vest.index()].add(sq);
-            Ok(())
-        };
-        let board = Board::parse(parts.board, Some(&mut hook))?;
-        board.validate(true)?;
-        for color in Color::ALL {
-            let n = board.by_color(color).count();
-            if n > MAX_PIECES_PER_SIDE {
-                return Err(FenError::new(
-                    FenField::Board,
-                    format!(
-                        "{n} {} pieces, at most {MAX_PIECES_PER_SIDE} allowed",
-                        color.name()
-                    ),
-                ));
-            }
-        }
-        let mut pos = Plunder {
-            board,
-            vests,
-            turn: parts.turn,
-            castling: chess::Chess::clean_castling(&board, parts.castling),
-            ep: None,
-            halfmoves: parts.halfmoves,
-            fullmoves: parts.fullmoves,
-            key: 0,
-            checkers: Bitboard::EMPTY,
-        };
-        if pos.attacked(board.king(parts.turn.flip()), parts.turn, board.occupied()) {
-            return Err(FenError::new(
-                FenField::Side,
-                "the side not to move is in check",
-            ));
-        }
-        pos.checkers = pos.compute_checkers();
-        pos.key = pos.key_from_scratch();
-        if let Some(ep) = parts.ep {
-            validate_ep(&pos, ep)?;
-            pos.set_ep_if_legal(ep);
-        }
-        Ok(pos)
-    }
-
-    fn fen(&self) -> String {
-        fen::write(
-            &self.board.write(&|sq| self.vest_suffix(sq)),
-            self.turn,
-            self.castling,
-            self.ep,
-            self.halfmoves,
-            self.fullmoves,
-        )
-    }
-
-    #[inline]
-    fn turn(&self) -> Color {
-        self.turn
-    }
-
-    fn halfmoves(&self) -> u32 {
-        self.halfmoves
-    }
-
-    fn fullmoves(&self) -> u32 {
-        self.fullmoves
-    }
-
-    #[inline]
-    fn key(&self) -> u64 {
-        self.key
-    }
-
-    fn key_from_scratch(&self) -> u64 {
-        let mut key = self.board.key() ^ zobrist::state(self.turn, self.castling, self.ep);
-        for (i, &role) in VEST_ROLES.iter().enumerate() {
-            for sq in self.vests[i] {
-                if let Some(p) = self.board.piece_at(sq) {
-                    key ^= zobrist::vest(p.color, role, sq);
-                }
-            }
-        }
-        key
-    }
-
-    #[inline]
-    fn is_check(&self) -> bool {
-        self.checkers.nonempty()
-    }
-
-    fn legal_moves(&self, moves: &mut MoveList) {
-        self.generate(moves);
-    }
-
-    fn count_legal(&self) -> u64 {
-        let mut c = Counter(0);
-        self.generate(&mut c);
-        c.0
-    }
-
-    fn make(&mut self, m: Move) -> Plunder {
-        let prev = *self;
-        let us = self.turn;
-        let (from, to) = (m.from(), m.to());
-        let Some(role) = self.board.role_at(from) else {
-            debug_assert!(false, "make: no piece on {from}");
-            return prev;
-        };
-        let mover = Piece::new(us, role);
-        clear_ep(&mut self.ep, &mut self.key);
-        self.halfmoves += 1;
-        if role == Role::Pawn {
-            self.halfmoves = 0;
-        }
-        // The mover's vest travels with it unless this move used it up.
-        let old_vest = self.vest_at(from);
-        if let Some(v) = old_vest {
-            self.remove_vest(from, us, v);
-        }
-        let mut worn = if m.is_vest_move() { None } else { old_vest };
-        match m.kind() {
-            MoveKind::Normal | MoveKind::DoublePush => {
-                self.capture_at(to);
-                self.board.shift(from, to, mover);
-                self.key ^= zobrist::piece(us, role, from) ^ zobrist::piece(us, role, to);
-                if let Some(promo) = m.promotion() {
-                    self.board.remove(to, mover);
-                    self.board.put(to, Piece::new(us, promo));
-                    self.key ^= zobrist::piece(us, role, to) ^ zobrist::piece(us, promo, to);
-                    worn = worn.filter(|&v| vest_allowed(v, promo));
-                }
-            }
-            MoveKind::EnPassant => {
-                self.capture_at(to.shift(-us.forward()));
-                self.board.shift(from, to, mover);
-                self.key ^= zobrist::piece(us, role, from) ^ zobrist::piece(us, role, to);
-            }
-            MoveKind::Castle => {
-                let cs = castle(&mut self.board, &mut self.key, us, from, to);
-                if let Some(v) = self.vest_at(cs.rook_from) {
-                    self.remove_vest(cs.rook_from, us, v);
-                    self.put_vest(cs.rook_to, us, v);
-                }
-            }
-        }
-        if let Some(v) = m.vest() {
-            worn = Some(v);
-        }
-        if let Some(v) = worn {
-            self.put_vest(to, us, v);
-        }
-        let rights = self.castling & CASTLE_KEEP[from.index()] & CASTLE_KEEP[to.index()];
-        set_castling(&mut self.castling, &mut self.key, rights);
-        pass_turn(&mut self.turn, &mut self.fullmoves, &mut self.key);
-        self.checkers = self.compute_checkers();
-        if m.kind() == MoveKind::DoublePush {
-            self.set_ep_if_legal(from.shift(us.forward()));
-        }
-        prev
-    }
-
-    #[inline]
-    fn unmake(&mut self, _: Move, undo: Plunder) {
-        *self = undo;
-    }
-
-    fn make_null(&mut self) -> Plunder {
-        let prev = *self;
-        clear_ep(&mut self.ep, &mut self.key);
-        self.turn = self.turn.flip();
-        self.key ^= zobrist::side();
-        self.halfmoves += 1;
-        self.checkers = self.compute_checkers();
-        prev
-    }
-
-    fn unmake_null(&mut self, undo: Plunder) {
-        *self = undo;
-    }
-
-    fn piece_at(&self, sq: Square) -> Option<Piece> {
-        self.board.piece_at(sq)
-    }
-
-    /// RULES.md §1: only with no vest on the board (a vest can mate).
-    fn insufficient_material(&self) -> bool {
-        self.vested().is_empty() && chess::insufficient_material(&self.board)
-    }
-
-    fn pretty(&self) -> String {
-        self.board.diagram(&|sq| self.vest_suffix(sq))
-    }
 }

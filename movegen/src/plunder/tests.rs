@@ -2,7 +2,8 @@
 //! comment), plus notation, FEN errors and random-game consistency.
 
 use super::*;
-use crate::position::{perft, status, Outcome};
+use crate::moves::MoveList;
+use crate::position::{perft, status, Outcome, Position};
 use crate::test_util::{self, sorted};
 use crate::zobrist::splitmix;
 
@@ -663,4 +664,32 @@ fn mutated_input_never_panics() {
         }
     }
     assert!(accepted > 100, "only {accepted} mutated FENs read");
+}
+
+/// The search breaks ties between equal move scores by generation order, so
+/// `Bench:` depends on it. PlunderChess's order: king steps, castling, king
+/// vest moves, en passant, knights, bishops, rooks, queens, pawns (pushes,
+/// double pushes, captures, push promotions), vested pieces; each capture
+/// declined first, then its plunder choices. The lists are the ones the
+/// plunder generator made before chess and plunder shared one.
+#[test]
+fn generation_order_is_pinned() {
+    let vest_rich =
+        "r3k2r/pp1n(q)1ppp/2p(n)1b3/3B(P)4/4P(R)3/2N(B)2Q(N)2/PPP2PPP/R3K(P)2R w KQkq - 0 1";
+    assert_eq!(
+        test_util::moves_in_order::<Plunder>(vest_rich),
+        "e1d1 e1f1 e1d2 e1e2 e1g1 e1c1 a1b1 a1c1 a1d1 h1f1 h1g1 a2a3 b2b3 g2g3 h2h3 a2a4 b2b4 \
+         g2g4 h2h4 c3b1 c3d1 c3e2 c3a4 c3b5 c3g7 c3g7p c3d2 c3b4 c3d4 c3a5 c3e5 c3f6 f3f7 \
+         f3f7p f3d1 f3e2 f3d3 f3e3 f3g3 f3h3 f3f4 f3g4 f3f5 f3h5 f3f6 f3g1 f3d2 f3d4 f3h4 \
+         f3e5 f3g5 e4e5 e4e6 e4e6b e4e2 e4e3 e4a4 e4b4 e4c4 e4d4 e4f4 e4g4 e4h4 d5c6 d5c6n \
+         d5e6 d5b3 d5c4 d5d6"
+    );
+    let ep_and_promotions = "r3k3/1P6/8/3pP3/8/8/8/R2QK2R w KQq d6 0 1";
+    assert_eq!(
+        test_util::moves_in_order::<Plunder>(ep_and_promotions),
+        "e1f1 e1d2 e1e2 e1f2 e1g1 e5d6 a1a8 a1b1 a1c1 a1a2 a1a3 a1a4 a1a5 a1a6 a1a7 h1f1 h1g1 \
+         h1h2 h1h3 h1h4 h1h5 h1h6 h1h7 h1h8 d1d5 d1d5p d1b1 d1c1 d1c2 d1d2 d1e2 d1b3 d1d3 \
+         d1f3 d1a4 d1d4 d1g4 d1h5 e5e6 b7a8q b7a8r b7a8b b7a8br b7a8n b7a8nr b7b8q b7b8r \
+         b7b8b b7b8n"
+    );
 }
