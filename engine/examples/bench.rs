@@ -15,17 +15,8 @@
 //!
 //! `-- one <position 1-24> <threads> <depth>` times a single search.
 
-use engine::bench::{time_to_depth, POSITIONS};
+use engine::bench::{positions, time_to_depth};
 use movegen::Variant;
-
-/// Depths of the `suite`: about a second per position with one thread.
-fn suite_depth(variant: Variant) -> u32 {
-    match variant {
-        Variant::Chess => 18,
-        Variant::Plunder => 15,
-        Variant::Tavreli => 13,
-    }
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -40,7 +31,7 @@ fn main() {
                 .skip(3)
                 .find_map(|s| s.parse::<u32>().ok())
                 .unwrap_or(1);
-            let depth = |v: Variant| fixed.unwrap_or_else(|| suite_depth(v));
+            let depth = |v: Variant| fixed.unwrap_or_else(|| v.suite_depth());
             speed_up(threads, &depth, variant, rounds);
         }
         Some("one") => {
@@ -123,7 +114,7 @@ fn speed_up(threads: usize, depth: &dyn Fn(Variant) -> u32, only: Option<Variant
         .collect();
     let mut all = Tally::default();
     for round in 1..=rounds {
-        for (i, &(v, _)) in POSITIONS.iter().enumerate() {
+        for (i, &(v, _)) in positions().iter().enumerate() {
             if only.is_some_and(|w| w != v) {
                 continue;
             }

@@ -18,98 +18,16 @@ pub const DEFAULT_DEPTH: u32 = 13;
 /// Hash size of every bench search (MiB).
 pub const HASH_MB: usize = 16;
 
-/// The bench positions per variant (FEN): twelve chess, six plunder (vests
-/// on the board in all but the first), six tavreli (towers in all but the
-/// first), most taken from the shared perft suites.
-pub const POSITIONS: &[(Variant, &str)] = &[
-    (
-        Variant::Chess,
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    ),
-    (
-        Variant::Chess,
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10",
-    ),
-    (Variant::Chess, "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 11"),
-    (
-        Variant::Chess,
-        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
-    ),
-    (
-        Variant::Chess,
-        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-    ),
-    (
-        Variant::Chess,
-        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
-    ),
-    (
-        Variant::Chess,
-        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1QBPPP/R3KB1R w KQ - 2 9",
-    ),
-    (
-        Variant::Chess,
-        "2r3k1/pp3ppp/4p3/3pP3/3P1P2/P1r5/1P4PP/2R2RK1 w - - 0 24",
-    ),
-    (Variant::Chess, "6k1/5ppp/8/8/3K4/8/5PPP/8 w - - 0 40"),
-    (
-        Variant::Chess,
-        "r2q1rk1/1b1nbppp/p2ppn2/1p6/3NP3/1BN1BP2/PPPQ2PP/2KR3R w - - 0 12",
-    ),
-    (Variant::Chess, "8/8/4k3/3r4/8/4K3/3R4/8 b - - 0 60"),
-    (
-        Variant::Chess,
-        "3r1rk1/p4ppp/1qb1p3/2p5/2P1Q3/1P3N2/P2R1PPP/3R2K1 b - - 5 21",
-    ),
-    (
-        Variant::Plunder,
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    ),
-    (
-        Variant::Plunder,
-        "r3k2r/pp1n(q)1ppp/2p(n)1b3/3B(P)4/4P(R)3/2N(B)2Q(N)2/PPP2PPP/R3K(P)2R w KQkq - 0 1",
-    ),
-    (
-        Variant::Plunder,
-        "rn1q1bn1/5k2/1p1p1pp1/p2P4/P1B2P2/1P5N(R)/8/R1B1K2R w KQ - 0 17",
-    ),
-    (
-        Variant::Plunder,
-        "4kbn1/p3ppp1/b7/1r(n)1p4/4P3/P4NP1/3B3R(P)/1R(N)2KB2 b - - 0 15",
-    ),
-    (
-        Variant::Plunder,
-        "rnbqk2r/2pp2p1/1p1b(p)4/p3pp2/P1P1P1P(N)1/2NP4/7P/R2QKBNR b KQkq - 0 11",
-    ),
-    (
-        Variant::Plunder,
-        "4k1B(P)1/4q3/1P6/4n(p)3/2p5/3b(p)P3/1P3K2/8 b - - 0 24",
-    ),
-    (
-        Variant::Tavreli,
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    ),
-    (
-        Variant::Tavreli,
-        "r1b1k2r/pp(PQ~)p1ppp/2n(bn)1n2/3(pN)4/2(BP=Hq)5/5(pN)2/PP1P1PPP/R3K2R w KQkq - 0 1",
-    ),
-    (
-        Variant::Tavreli,
-        "rn2kbnr/ppp1pp1p/8/2p=q3p1/1P2P3/N1P2(PP=Q)P(Pb)/P7/R1BQK1N(RqB) b Qkq - 0 10",
-    ),
-    (
-        Variant::Tavreli,
-        "rnbqk1nr/ppp2p1p/3p4/6p1/(PbP=N)2P4/N7/2(PBQK)2(P=HP)(PB)P/R5(Np=hR)1 b kq - 1 12",
-    ),
-    (
-        Variant::Tavreli,
-        "rn3(bk)nr/p1p1p1p1/3(pPQq)1p1p/1(pB)3(bP=N)2/8/1P2P2P/P1P2P2/RNB1K1NR b KQ - 0 8",
-    ),
-    (
-        Variant::Tavreli,
-        "r3k2r/8/8/8/8/4(Pn)3/8/R3K2R w KQkq - 0 1",
-    ),
-];
+/// The bench positions, every variant's in registry order (`Variant::
+/// bench_positions`: twelve chess, six plunder with vests on the board in
+/// all but the first, six tavreli with towers in all but the first).
+#[must_use]
+pub fn positions() -> Vec<(Variant, &'static str)> {
+    Variant::ALL
+        .into_iter()
+        .flat_map(|v| v.bench_positions().iter().map(move |&fen| (v, fen)))
+        .collect()
+}
 
 /// What a bench run measured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -125,7 +43,7 @@ pub struct BenchResult {
     /// Depth searched.
     pub depth: u32,
     /// Nodes and milliseconds per variant, in `Variant::ALL` order.
-    pub by_variant: [(u64, u64); 3],
+    pub by_variant: [(u64, u64); Variant::COUNT],
 }
 
 impl std::fmt::Display for BenchResult {
@@ -177,9 +95,9 @@ pub fn run(
         time_ms: 0,
         positions: 0,
         depth,
-        by_variant: [(0, 0); 3],
+        by_variant: [(0, 0); Variant::COUNT],
     };
-    for (i, &(variant, fen)) in POSITIONS.iter().enumerate() {
+    for (i, &(variant, fen)) in positions().iter().enumerate() {
         let Ok(game) = AnyGame::new(variant, Some(fen)) else {
             report(format!(
                 "position {}: {variant} not available, skipped",
@@ -212,10 +130,8 @@ pub fn run(
         result.nodes += nodes;
         result.time_ms += time_ms;
         result.positions += 1;
-        if let Some(slot) = Variant::ALL.iter().position(|&v| v == variant) {
-            result.by_variant[slot].0 += nodes;
-            result.by_variant[slot].1 += time_ms;
-        }
+        result.by_variant[variant.index()].0 += nodes;
+        result.by_variant[variant.index()].1 += time_ms;
     }
     result.nps = result.nodes * 1000 / result.time_ms.max(1);
     for line in result.to_string().lines() {
@@ -247,7 +163,7 @@ pub fn time_to_depth(
     depth: u32,
     hash_mb: usize,
 ) -> Option<DepthTiming> {
-    let &(variant, fen) = POSITIONS.get(index)?;
+    let &(variant, fen) = positions().get(index)?;
     let mut engine = Engine::new();
     engine.set_variant(variant);
     engine.set_position(Some(fen), &[]).ok()?;
@@ -284,7 +200,7 @@ mod tests {
 
     #[test]
     fn bench_positions_parse() {
-        for &(variant, fen) in POSITIONS {
+        for (variant, fen) in positions() {
             assert!(AnyGame::new(variant, Some(fen)).is_ok(), "{fen}");
         }
     }
@@ -312,11 +228,11 @@ mod tests {
             (a.nodes, a.by_variant.map(|v| v.0)),
             (b.nodes, b.by_variant.map(|v| v.0))
         );
-        assert_eq!(a.positions, POSITIONS.len());
+        assert_eq!(a.positions, positions().len());
         assert!(a.nodes > 0);
         assert_eq!(
             lines.iter().filter(|l| l.starts_with("position ")).count(),
-            POSITIONS.len()
+            positions().len()
         );
         assert!(lines.contains(&format!("Nodes searched  : {}", a.nodes)));
     }

@@ -31,7 +31,7 @@ use crate::limits::{EventSink, Options};
 use crate::limits::{Limits, Score, SearchEvent};
 use crate::search::{self, Shared, STACK_SIZE};
 use eval::Evaluate;
-use movegen::{Chess, Color, MoveList, Outcome, Plunder, Position, Tavreli, Variant};
+use movegen::{with_variant, Color, MoveList, Outcome, Position, Variant};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -128,9 +128,8 @@ impl Config {
         let optional =
             |name: &str, default: &'static str| values.get(name).copied().unwrap_or(default);
         let variant = required("--variant")?;
-        let variant = Variant::from_name(variant).ok_or_else(|| {
-            format!("--variant \"{variant}\" is not one of chess, plunder, tavreli")
-        })?;
+        let variant = Variant::from_name(variant)
+            .ok_or_else(|| format!("--variant \"{variant}\" is not one of {}", Variant::list()))?;
         let out = required("--out")?;
         if out.is_empty() {
             return Err("--out needs a file name".to_string());
@@ -383,11 +382,7 @@ pub fn play_game<P: Position + Evaluate>(cfg: &Config, index: u64) -> GameRecord
 /// Plays game `index` of a run in its variant.
 #[must_use]
 pub fn play_any(cfg: &Config, index: u64) -> GameRecord {
-    match cfg.variant {
-        Variant::Chess => play_game::<Chess>(cfg, index),
-        Variant::Plunder => play_game::<Plunder>(cfg, index),
-        Variant::Tavreli => play_game::<Tavreli>(cfg, index),
-    }
+    with_variant!(cfg.variant, P => play_game::<P>(cfg, index))
 }
 
 /// What a run produced.

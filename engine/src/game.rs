@@ -4,8 +4,7 @@
 use crate::error::Error;
 use eval::Evaluate;
 use movegen::{
-    status, Chess, Color, FenError, Move, MoveError, MoveList, Outcome, Plunder, Position, Tavreli,
-    Variant,
+    status, with_variant, Color, FenError, Move, MoveError, MoveList, Outcome, Position, Variant,
 };
 
 /// A game: where it started and the moves played since.
@@ -111,26 +110,44 @@ impl<P: Position + Evaluate> Game<P> {
     }
 }
 
-/// A game of whichever variant is selected. Every `match` on the variant
-/// goes through [`with_game!`](crate::with_game).
-#[derive(Clone, Debug)]
-pub enum AnyGame {
-    /// Standard chess.
-    Chess(Game<Chess>),
-    /// PlunderChess.
-    Plunder(Game<Plunder>),
-    /// Tavreli (boxed: a tower board is about twenty times a chess board).
-    Tavreli(Box<Game<Tavreli>>),
+/// Defines [`AnyGame`] from movegen's variant registry.
+macro_rules! define_any_game {
+    ([] $($(#[$doc:meta])* $variant:ident => $ty:ident { $($data:tt)* })*) => {
+        /// A game of whichever variant is selected: one arm per entry of
+        /// movegen's variant registry. Every `match` on it goes through
+        /// [`with_game!`](crate::with_game). The games are boxed: a Tavreli
+        /// board is about twenty times a chess board.
+        #[derive(Clone, Debug)]
+        pub enum AnyGame {
+            $($(#[$doc])* $variant(Box<Game<movegen::$ty>>),)*
+        }
+
+        $(impl From<Game<movegen::$ty>> for AnyGame {
+            fn from(g: Game<movegen::$ty>) -> AnyGame {
+                AnyGame::$variant(Box::new(g))
+            }
+        })*
+    };
 }
 
-/// Runs `$body` with `$g` bound to the concrete `Game<P>` inside an `AnyGame`.
+movegen::for_each_variant!({ define_any_game });
+
+/// Runs `$body` with `$g` bound to the concrete `Game<P>` inside an
+/// `AnyGame` (as `&Box<Game<P>>`, or `&mut` for a `&mut AnyGame`).
 #[macro_export]
 macro_rules! with_game {
     ($any:expr, $g:ident => $body:expr) => {
+        movegen::for_each_variant!({ $crate::__game_match } $any, $g, $body)
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __game_match {
+    ([$any:expr, $g:ident, $body:expr]
+     $($(#[$doc:meta])* $variant:ident => $ty:ident { $($data:tt)* })*) => {
         match $any {
-            $crate::game::AnyGame::Chess($g) => $body,
-            $crate::game::AnyGame::Plunder($g) => $body,
-            $crate::game::AnyGame::Tavreli($g) => $body,
+            $($crate::game::AnyGame::$variant($g) => $body,)*
         }
     };
 }
@@ -141,21 +158,13 @@ impl AnyGame {
     /// # Errors
     /// Why the FEN was rejected.
     pub fn new(variant: Variant, fen: Option<&str>) -> Result<AnyGame, FenError> {
-        Ok(match variant {
-            Variant::Chess => AnyGame::Chess(Game::new(fen)?),
-            Variant::Plunder => AnyGame::Plunder(Game::new(fen)?),
-            Variant::Tavreli => AnyGame::Tavreli(Box::new(Game::new(fen)?)),
-        })
+        with_variant!(variant, P => Ok(AnyGame::from(Game::<P>::new(fen)?)))
     }
 
     /// A new game of `variant` from its start position.
     #[must_use]
     pub fn start(variant: Variant) -> AnyGame {
-        match variant {
-            Variant::Chess => AnyGame::Chess(Game::from_start(Chess::startpos())),
-            Variant::Plunder => AnyGame::Plunder(Game::from_start(Plunder::startpos())),
-            Variant::Tavreli => AnyGame::Tavreli(Box::new(Game::from_start(Tavreli::startpos()))),
-        }
+        with_variant!(variant, P => AnyGame::from(Game::from_start(P::startpos())))
     }
 
     /// The variant.

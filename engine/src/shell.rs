@@ -14,8 +14,7 @@
 //! be played into the wrong position.
 
 use engine::engine::EventSink;
-use engine::{AnyGame, SearchEvent};
-use movegen::Variant;
+use engine::SearchEvent;
 use std::io::{BufRead, Write};
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -279,20 +278,6 @@ pub const MAX_THREADS: u64 = 256;
 pub const MAX_MULTIPV: u64 = 256;
 /// Largest `Move Overhead` (ms) accepted.
 pub const MAX_OVERHEAD_MS: u64 = 5_000;
-
-/// The variants this build can play, in `Variant::ALL` order. A variant
-/// whose rules are not compiled in is neither advertised nor accepted.
-pub fn available_variants() -> Vec<Variant> {
-    Variant::ALL
-        .into_iter()
-        .filter(|&v| AnyGame::new(v, None).is_ok())
-        .collect()
-}
-
-/// The start FEN of an available variant.
-pub fn start_fen(v: Variant) -> Option<String> {
-    AnyGame::new(v, None).ok().map(|g| g.fen())
-}
 
 /// Parses an unsigned decimal argument, naming the option on failure.
 ///

@@ -193,10 +193,7 @@ impl Uci {
             UciMessage::Option(UciOptionConfig::Combo {
                 name: "UCI_Variant".to_string(),
                 default: Some(self.engine.variant().name().to_string()),
-                var: shell::available_variants()
-                    .iter()
-                    .map(|v| v.name().to_string())
-                    .collect(),
+                var: Variant::ALL.iter().map(|v| v.name().to_string()).collect(),
             }),
             spin("Hash", o.hash_mb as u64, 1, shell::MAX_HASH_MB),
             spin("Threads", o.threads as u64, 1, shell::MAX_THREADS),
@@ -265,12 +262,11 @@ impl Uci {
 
     /// Fairy-Stockfish's announcement, from which GUIs learn a variant's board.
     fn announce_variant(&self, v: Variant) {
-        if let Some(fen) = shell::start_fen(v) {
-            self.out.line(&format!(
-                "info string variant {} files 8 ranks 8 pocket 0 template fairy startpos {fen}",
-                v.name()
-            ));
-        }
+        let fen = self.engine.game().fen();
+        self.out.line(&format!(
+            "info string variant {} files 8 ranks 8 pocket 0 template fairy startpos {fen}",
+            v.name()
+        ));
     }
 
     fn position(&mut self, rest: &[&str]) {
@@ -522,13 +518,8 @@ fn parse_setoption(rest: &[&str]) -> Result<OptionChange, String> {
 }
 
 fn parse_variant(value: &str) -> Result<Variant, String> {
-    let v = Variant::from_name(value.trim())
-        .ok_or_else(|| format!("UCI_Variant: unknown variant \"{}\"", shell::echo(value)))?;
-    if shell::available_variants().contains(&v) {
-        Ok(v)
-    } else {
-        Err(format!("UCI_Variant: {v} is not available in this build"))
-    }
+    Variant::from_name(value.trim())
+        .ok_or_else(|| format!("UCI_Variant: unknown variant \"{}\"", shell::echo(value)))
 }
 
 fn to_usize(v: u64) -> usize {

@@ -12,11 +12,6 @@ use engine::{AnyGame, Engine, Info, Limits, Score, SearchEvent};
 use movegen::{Color, MoveError, Outcome, Square, Variant};
 use std::collections::VecDeque;
 
-/// XBoard's piece order is `P N B R Q`, sixteen fairy slots, then the king.
-/// The helgi takes the `H` slot (the 13th), which keeps its letter.
-const CHESS_PIECES: &str = "PNBRQ................Kpnbrq................k";
-const TAVRELI_PIECES: &str = "PNBRQ.......H........Kpnbrq.......h........k";
-
 /// What a running search is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Purpose {
@@ -167,10 +162,7 @@ impl XBoard {
     }
 
     fn features(&mut self) {
-        let variants: Vec<&str> = shell::available_variants()
-            .into_iter()
-            .map(xboard_name)
-            .collect();
+        let variants: Vec<&str> = Variant::ALL.iter().map(|v| v.xboard_name()).collect();
         let o = engine::Options::default();
         if !std::mem::take(&mut self.done0_sent) {
             self.out.line("feature done=0");
@@ -384,28 +376,21 @@ impl XBoard {
     }
 
     fn variant(&mut self, cmd: &str, name: Option<&str>) {
-        let chosen = name
-            .and_then(Variant::from_name)
-            .filter(|v| shell::available_variants().contains(v));
-        let Some(v) = chosen else {
+        let Some(v) = name.and_then(Variant::from_name) else {
             self.error("unsupported variant", cmd);
             return;
         };
         self.halt();
         self.engine.set_variant(v);
         self.game_over = false;
-        let fen = self.engine.game().fen();
-        match v {
-            Variant::Chess => {}
-            Variant::Plunder => {
-                self.out
-                    .line(&format!("setup ({CHESS_PIECES}) 8x8+0_fairy {fen}"));
-            }
-            Variant::Tavreli => {
-                self.out
-                    .line(&format!("setup ({TAVRELI_PIECES}) 8x8+0_fairy {fen}"));
-                // Betza for queen + knight, so XBoard can highlight its moves.
-                self.out.line("piece H& QN");
+        // XBoard's piece order is `P N B R Q`, sixteen fairy slots, then
+        // the king; the registry gives each variant's string.
+        if let Some(pieces) = v.xboard_setup() {
+            let fen = self.engine.game().fen();
+            self.out
+                .line(&format!("setup ({pieces}) 8x8+0_fairy {fen}"));
+            for piece in v.xboard_pieces() {
+                self.out.line(&format!("piece {piece}"));
             }
         }
         if self.analyzing {
@@ -893,14 +878,6 @@ fn color_fen(targets: &[Square]) -> String {
     ranks.join("/")
 }
 
-/// XBoard's name for a variant.
-fn xboard_name(v: Variant) -> &'static str {
-    match v {
-        Variant::Chess => "normal",
-        other => other.name(),
-    }
-}
-
 /// A bare token that XBoard may send as a move without `usermove`.
 fn looks_like_move(s: &str) -> bool {
     s.len() >= 4
@@ -975,13 +952,14 @@ mod tests {
 
     #[test]
     fn piece_strings_have_xboards_length() {
-        for s in [CHESS_PIECES, TAVRELI_PIECES] {
+        for v in Variant::ALL {
+            let Some(s) = v.xboard_setup() else { continue };
             let (w, b) = s.split_at(s.len() / 2);
             assert_eq!((w.len(), b.len()), (22, 22));
             assert!(w.ends_with('K') && b.ends_with('k'));
             assert_eq!(w.to_ascii_lowercase(), b);
         }
-        assert_eq!(TAVRELI_PIECES.find('H'), Some(12));
+        assert_eq!(Variant::Tavreli.xboard_setup().unwrap().find('H'), Some(12));
     }
 
     /// Output captured in memory.

@@ -24,6 +24,6 @@ fn bench_node_count_is_the_signature() {
     assert_eq!(nodes.trim(), engine::bench::SIGNATURE.to_string(), "{text}");
     assert_eq!(
         text.lines().filter(|l| l.starts_with("position ")).count(),
-        engine::bench::POSITIONS.len()
+        engine::bench::positions().len()
     );
 }

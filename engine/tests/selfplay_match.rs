@@ -3,36 +3,31 @@
 //! movegen, and the PGN reads back with the tags the runner promises.
 
 use matchrunner::pgn::{read_pgn, PgnGame};
-use matchrunner::WithRules;
 use movegen::{status, Position, Variant};
 use std::process::Command;
 
 const VOLKHV: &str = env!("CARGO_BIN_EXE_volkhv");
 
-struct Replay<'a>(&'a [PgnGame]);
-
-impl WithRules for Replay<'_> {
-    type Output = ();
-    fn run<P: Position>(self) {
-        for g in self.0 {
-            let (pos, keys) = g
-                .replay_with_history::<P>()
-                .unwrap_or_else(|e| panic!("{e}"));
-            assert_eq!(g.tag("Variant"), Some(P::VARIANT.name()));
-            assert_eq!(g.tag("PlyCount"), Some(g.moves.len().to_string().as_str()));
-            for tag in ["White", "Black", "Result", "TimeControl", "Termination"] {
-                assert!(g.tag(tag).is_some(), "missing {tag}");
-            }
-            let termination = g.tag("Termination").unwrap_or_default();
-            assert!(
-                termination == "normal" || termination == "adjudication",
-                "{termination}: {:?}",
-                g.comments
-            );
-            if termination == "normal" {
-                let outcome = status(&pos, &keys).expect("a normal end is a finished game");
-                assert_eq!(outcome.result(), g.result);
-            }
+/// Replays every game with the rules `P` and checks its tags and ending.
+fn replay<P: Position>(games: &[PgnGame]) {
+    for g in games {
+        let (pos, keys) = g
+            .replay_with_history::<P>()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(g.tag("Variant"), Some(P::VARIANT.name()));
+        assert_eq!(g.tag("PlyCount"), Some(g.moves.len().to_string().as_str()));
+        for tag in ["White", "Black", "Result", "TimeControl", "Termination"] {
+            assert!(g.tag(tag).is_some(), "missing {tag}");
+        }
+        let termination = g.tag("Termination").unwrap_or_default();
+        assert!(
+            termination == "normal" || termination == "adjudication",
+            "{termination}: {:?}",
+            g.comments
+        );
+        if termination == "normal" {
+            let outcome = status(&pos, &keys).expect("a normal end is a finished game");
+            assert_eq!(outcome.result(), g.result);
         }
     }
 }
@@ -66,7 +61,7 @@ fn volkhv_against_volkhv_in_every_variant() {
             read_pgn(&std::fs::read_to_string(&pgn).expect("PGN written")).expect("PGN parses");
         assert_eq!(games.len(), 2, "{variant}");
         assert!(games.iter().all(|g| !g.moves.is_empty()));
-        matchrunner::with_rules(variant, Replay(&games)).expect("variant available");
+        movegen::with_variant!(variant, P => replay::<P>(&games));
         let _ = std::fs::remove_file(&pgn);
     }
 }

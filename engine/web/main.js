@@ -163,7 +163,11 @@ function syncControls(s) {
   const set = s.settings;
   const active = document.activeElement;
   const keep = (el) => el === active;
-  if (!keep($("variant"))) $("variant").value = s.variant;
+  const menu = $("variant");
+  if (menu.options.length !== s.variants.length) {
+    menu.replaceChildren(...s.variants.map((v) => new Option(v.title, v.name)));
+  }
+  if (!keep(menu)) menu.value = s.variant;
   if (!keep($("engine-side"))) $("engine-side").value = set.engine;
   const kind = Object.keys(set.limit).find((k) => k !== "inc");
   if (!keep($("limit-kind")) && !keep($("limit-value"))) {

@@ -180,15 +180,12 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, CliError> {
         }
         Err(e) => return Err(CliError::Help(e.to_string())),
     };
-    let variant = match a.variant.as_str() {
-        "chess" => Variant::Chess,
-        "plunder" => Variant::Plunder,
-        "tavreli" => Variant::Tavreli,
-        v => {
-            return bad(format!(
-                "--variant {v:?}: expected chess, plunder or tavreli"
-            ))
-        }
+    let Some(variant) = Variant::from_name(&a.variant) else {
+        return bad(format!(
+            "--variant {:?}: expected {}",
+            a.variant,
+            Variant::list()
+        ));
     };
     if a.engine.len() != 2 {
         return bad(format!(

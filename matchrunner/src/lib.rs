@@ -23,47 +23,15 @@ pub mod san;
 pub mod spec;
 pub mod stats;
 
-use movegen::{Position, Variant};
 use runner::{run_match, MatchConfig, RunError, Summary};
 use std::process::ExitCode;
-
-/// Work that needs the rules of one variant as a type (`P: Position`).
-pub trait WithRules {
-    /// What the work returns.
-    type Output;
-    /// Does the work with the rules `P`.
-    fn run<P: Position>(self) -> Self::Output;
-}
-
-/// Runs `work` with the rules of `variant`: the one place in the crate (and
-/// in `volkhv-random`) that maps a [`Variant`] to its rules type.
-///
-/// # Errors
-/// A sentence if this build lacks the variant's rules.
-pub fn with_rules<W: WithRules>(variant: Variant, work: W) -> Result<W::Output, String> {
-    match variant {
-        Variant::Chess => Ok(work.run::<movegen::Chess>()),
-        Variant::Plunder => Ok(work.run::<movegen::Plunder>()),
-        Variant::Tavreli => Ok(work.run::<movegen::Tavreli>()),
-    }
-}
-
-struct Match<'a>(&'a MatchConfig);
-
-impl WithRules for Match<'_> {
-    type Output = Result<Summary, RunError>;
-    fn run<P: Position>(self) -> Self::Output {
-        run_match::<P>(self.0)
-    }
-}
 
 /// Runs the match for the configured variant.
 ///
 /// # Errors
-/// [`RunError`] as [`run_match`] reports it; [`RunError::Config`] for a
-/// variant whose rules this build lacks.
+/// [`RunError`] as [`run_match`] reports it.
 pub fn run(cfg: &MatchConfig) -> Result<Summary, RunError> {
-    with_rules(cfg.game.variant, Match(cfg)).map_err(RunError::Config)?
+    movegen::with_variant!(cfg.game.variant, P => run_match::<P>(cfg))
 }
 
 /// `volkhv match ARGS…` (the arguments after the word `match`): exit code

@@ -5,7 +5,6 @@
 use matchrunner::cli;
 use matchrunner::pgn::{read_pgn, PgnGame};
 use matchrunner::runner::{RunError, Summary};
-use matchrunner::WithRules;
 use movegen::{status, Chess, Position};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -72,14 +71,10 @@ fn check_chess_game(g: &PgnGame) {
     check_game::<Chess>(g);
 }
 
-struct CheckAll<'a>(&'a [PgnGame]);
-
-impl WithRules for CheckAll<'_> {
-    type Output = ();
-    fn run<P: Position>(self) {
-        for g in self.0 {
-            check_game::<P>(g);
-        }
+/// Checks every game with the rules `P`.
+fn check_all<P: Position>(games: &[PgnGame]) {
+    for g in games {
+        check_game::<P>(g);
     }
 }
 
@@ -186,7 +181,7 @@ fn random_self_play_in_every_variant() {
                 assert_eq!(s.tally.games(), 2);
                 let games = read_games(&pgn);
                 assert_eq!(games.len(), 2);
-                matchrunner::with_rules(variant, CheckAll(&games)).unwrap();
+                movegen::with_variant!(variant, P => check_all::<P>(&games));
                 for g in &games {
                     let t = g.tag("Termination").unwrap();
                     assert!(

@@ -3,7 +3,7 @@
 use crate::board::Board;
 use crate::family::{Family, Layer, NoChoices, Order};
 use crate::fen::FenError;
-use crate::types::Variant;
+use crate::Variant;
 
 /// Tavreli castles and keeps its state with the same helpers.
 pub(crate) use crate::family::{clear_ep, pass_turn, set_castling, CASTLES, CASTLE_KEEP};

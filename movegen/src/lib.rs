@@ -17,6 +17,7 @@ pub mod fen;
 mod moves;
 mod plunder;
 mod position;
+mod registry;
 mod tavreli;
 #[cfg(test)]
 mod test_util;
@@ -31,5 +32,6 @@ pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
 pub use plunder::{vest_allowed, MAX_PIECES_PER_SIDE};
 pub use plunder::{Plunder, Vests};
 pub use position::{divide, perft, status, MoveError, Outcome, Position, MAX_PERFT_DEPTH};
+pub use registry::Variant;
 pub use tavreli::{home_piece, Tavreli, TavreliUndo, Tower, TowerPiece, TOWER_CAPACITY};
-pub use types::{Color, File, Piece, Rank, Role, Square, Variant};
+pub use types::{Color, File, Piece, Rank, Role, Square};

@@ -2,7 +2,8 @@
 
 use crate::fen::FenError;
 use crate::moves::{Move, MoveList};
-use crate::types::{Color, Piece, Square, Variant};
+use crate::types::{Color, Piece, Square};
+use crate::Variant;
 use std::fmt;
 
 /// Why a move string was not accepted in a position.

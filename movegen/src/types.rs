@@ -403,49 +403,6 @@ impl fmt::Debug for Square {
     }
 }
 
-/// The three variants Volkhv plays.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Variant {
-    /// Standard FIDE chess.
-    Chess,
-    /// PlunderChess: captures may take vests.
-    Plunder,
-    /// Tavreli: captured pieces stay under the capturer, forming towers.
-    Tavreli,
-}
-
-impl Variant {
-    /// All variants.
-    pub const ALL: [Variant; 3] = [Variant::Chess, Variant::Plunder, Variant::Tavreli];
-
-    /// The name used on the command line and in `UCI_Variant`.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Variant::Chess => "chess",
-            Variant::Plunder => "plunder",
-            Variant::Tavreli => "tavreli",
-        }
-    }
-
-    /// Parses a variant name; `normal` and `standard` mean chess.
-    #[must_use]
-    pub fn from_name(s: &str) -> Option<Variant> {
-        match s.to_ascii_lowercase().as_str() {
-            "chess" | "normal" | "standard" => Some(Variant::Chess),
-            "plunder" | "plunderchess" => Some(Variant::Plunder),
-            "tavreli" => Some(Variant::Tavreli),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for Variant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,7 @@
 //! ```
 
 use clap::Parser;
-use movegen::{divide, fen::STARTPOS, Chess, Plunder, Position, Tavreli, Variant, MAX_PERFT_DEPTH};
+use movegen::{divide, fen::STARTPOS, with_variant, Position, Variant, MAX_PERFT_DEPTH};
 use perft::{count, parse_epd_line};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -72,15 +72,12 @@ fn main() -> ExitCode {
     }
     let Some(variant) = Variant::from_name(&args.variant) else {
         return bad_input(&format!(
-            "unknown variant \"{}\" (chess, plunder, tavreli)",
-            args.variant
+            "unknown variant \"{}\" ({})",
+            args.variant,
+            Variant::list()
         ));
     };
-    match variant {
-        Variant::Chess => run::<Chess>(&args),
-        Variant::Plunder => run::<Plunder>(&args),
-        Variant::Tavreli => run::<Tavreli>(&args),
-    }
+    with_variant!(variant, P => run::<P>(&args))
 }
 
 fn run<P: Position>(args: &Args) -> ExitCode {

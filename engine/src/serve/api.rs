@@ -155,11 +155,8 @@ fn settings_from(old: &Settings, b: &Body) -> Result<Settings, ApiError> {
 fn variant_from(name: Option<&str>, default: Variant) -> Result<Variant, ApiError> {
     match name {
         None => Ok(default),
-        Some(n) => Variant::from_name(n).ok_or_else(|| {
-            ApiError::bad(format!(
-                "unknown variant \"{n}\" (chess, plunder or tavreli)"
-            ))
-        }),
+        Some(n) => Variant::from_name(n)
+            .ok_or_else(|| ApiError::bad(format!("unknown variant \"{n}\" ({})", Variant::list()))),
     }
 }
 
@@ -390,6 +387,11 @@ pub fn state(s: &Slot) -> Value {
     let mut v = with_game!(game, g => game_json(g));
     v["id"] = json!(s.id.to_string());
     v["version"] = json!(s.version);
+    // The variant menu, from the registry.
+    v["variants"] = Variant::ALL
+        .iter()
+        .map(|v| json!({ "name": v.name(), "title": v.title() }))
+        .collect();
     v["settings"] = settings_json(&s.settings);
     v["searching"] = s.run.as_ref().map_or(Value::Null, |r| {
         json!({

@@ -10,7 +10,6 @@ use eval::Evaluate;
 use matchrunner::game::{GameRecord, GameResult, Termination};
 use matchrunner::pgn::{read_pgn, today, write_game, PgnGame, PgnHeader};
 use matchrunner::san::parse_san;
-use matchrunner::{with_rules, WithRules};
 use movegen::{Color, Outcome, Position, Variant};
 
 /// The game as PGN text. An unfinished game is written with result `*`.
@@ -97,36 +96,29 @@ pub fn import(
         Some(v) => Variant::from_name(v)
             .ok_or_else(|| ApiError::bad(format!("PGN: unknown variant \"{v}\"")))?,
     };
-    let moves = with_rules(variant, Strings(&game))
-        .map_err(ApiError::bad)?
+    let moves = movegen::with_variant!(variant, P => move_strings::<P>(&game))
         .map_err(|e| ApiError::bad(format!("PGN: {e}")))?;
     Ok((variant, game.tag("FEN").map(String::from), moves))
 }
 
 /// Converts a game's move tokens to move strings with the rules `P`.
-struct Strings<'a>(&'a PgnGame);
-
-impl WithRules for Strings<'_> {
-    type Output = Result<Vec<String>, String>;
-
-    fn run<P: Position>(self) -> Self::Output {
-        let mut pos = match self.0.tag("FEN") {
-            Some(f) => P::from_fen(f).map_err(|e| format!("FEN tag: {e}"))?,
-            None => P::startpos(),
+fn move_strings<P: Position>(game: &PgnGame) -> Result<Vec<String>, String> {
+    let mut pos = match game.tag("FEN") {
+        Some(f) => P::from_fen(f).map_err(|e| format!("FEN tag: {e}"))?,
+        None => P::startpos(),
+    };
+    let mut out = Vec::with_capacity(game.moves.len());
+    for (i, t) in game.moves.iter().enumerate() {
+        let m = if P::VARIANT == Variant::Chess {
+            parse_san(&pos, t).or_else(|| pos.parse_move(t).ok())
+        } else {
+            pos.parse_move(t).ok()
         };
-        let mut out = Vec::with_capacity(self.0.moves.len());
-        for (i, t) in self.0.moves.iter().enumerate() {
-            let m = if P::VARIANT == Variant::Chess {
-                parse_san(&pos, t).or_else(|| pos.parse_move(t).ok())
-            } else {
-                pos.parse_move(t).ok()
-            };
-            let m = m.ok_or_else(|| format!("ply {}: \"{t}\" is not legal", i + 1))?;
-            out.push(m.to_string());
-            pos.make(m);
-        }
-        Ok(out)
+        let m = m.ok_or_else(|| format!("ply {}: \"{t}\" is not legal", i + 1))?;
+        out.push(m.to_string());
+        pos.make(m);
     }
+    Ok(out)
 }
 
 #[cfg(test)]

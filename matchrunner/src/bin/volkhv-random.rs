@@ -7,8 +7,7 @@
 //! position, so runs are reproducible.
 
 use matchrunner::openings::SplitMix;
-use matchrunner::WithRules;
-use movegen::{MoveList, Position, Variant};
+use movegen::{with_variant, MoveList, Position, Variant};
 use std::io::{BufRead, Write};
 
 /// A random legal move string in the position `fen` (or the start) after
@@ -38,17 +37,17 @@ fn pick<P: Position>(
     Ok(Some(legal[rng.below(legal.len())].to_string()))
 }
 
-struct Pick<'a> {
-    fen: Option<&'a str>,
-    moves: &'a [&'a str],
-    seed: u64,
-}
-
-impl WithRules for Pick<'_> {
-    type Output = Result<Option<String>, String>;
-    fn run<P: Position>(self) -> Self::Output {
-        pick::<P>(self.fen, self.moves, self.seed)
-    }
+/// The `UCI_Variant` combo, from the variant registry.
+fn variant_option() -> String {
+    let names: Vec<String> = Variant::ALL
+        .iter()
+        .map(|v| format!("var {}", v.name()))
+        .collect();
+    format!(
+        "option name UCI_Variant type combo default {} {}",
+        Variant::ALL[0].name(),
+        names.join(" ")
+    )
 }
 
 fn main() {
@@ -66,11 +65,13 @@ fn main() {
         let Ok(line) = line else { break };
         let words: Vec<&str> = line.split_whitespace().collect();
         let reply = match words.first().copied() {
-            Some("uci") => "id name volkhv-random\nid author Volkhv developers\n\
-                 option name UCI_Variant type combo default chess var chess var plunder var tavreli\n\
+            Some("uci") => format!(
+                "id name volkhv-random\nid author Volkhv developers\n\
+                 {variants}\n\
                  option name Seed type spin default 0 min 0 max 2147483647\n\
-                 option name Delay type spin default 0 min 0 max 100000\nuciok"
-                .to_string(),
+                 option name Delay type spin default 0 min 0 max 100000\nuciok",
+                variants = variant_option()
+            ),
             Some("isready") => "readyok".to_string(),
             Some("ucinewgame") => {
                 game += 1;
@@ -129,12 +130,7 @@ fn main() {
                 std::thread::sleep(delay);
                 let ms: Vec<&str> = moves.iter().map(String::as_str).collect();
                 let s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ game;
-                let work = Pick {
-                    fen: fen.as_deref(),
-                    moves: &ms,
-                    seed: s,
-                };
-                match matchrunner::with_rules(variant, work).and_then(|r| r) {
+                match with_variant!(variant, P => pick::<P>(fen.as_deref(), &ms, s)) {
                     Ok(Some(m)) => format!("info depth 1 score cp 0 nodes 1\nbestmove {m}"),
                     Ok(None) => "bestmove (none)".to_string(),
                     Err(e) => format!("info string {e}\nbestmove (none)"),

@@ -22,8 +22,9 @@ use crate::board::Board;
 use crate::fen::{self, FenError, FenField};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
-use crate::types::{Color, Piece, Role, Square, Variant};
+use crate::types::{Color, Piece, Role, Square};
 use crate::zobrist;
+use crate::Variant;
 use std::fmt;
 
 /// Castling data of one side and wing: the squares involved.

@@ -31,8 +31,9 @@ use crate::board::Board;
 use crate::family::{Ctx, Family, Layer, Movers, Order, Sink};
 use crate::fen::{FenError, FenField};
 use crate::moves::Move;
-use crate::types::{Color, Piece, Role, Square, Variant};
+use crate::types::{Color, Piece, Role, Square};
 use crate::zobrist;
+use crate::Variant;
 use gen::Opts;
 
 /// The vest kinds in index order (`vests[i]` holds vests of `VEST_ROLES[i]`).

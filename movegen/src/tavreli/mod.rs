@@ -32,8 +32,9 @@ use crate::chess::{clear_ep, pass_turn, set_castling, CASTLES};
 use crate::fen::{self as fenfmt, FenError, FenField};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{MoveError, Position};
-use crate::types::{Color, File, Piece, Rank, Role, Square, Variant};
+use crate::types::{Color, File, Piece, Rank, Role, Square};
 use crate::zobrist;
+use crate::Variant;
 use movegen::{Plan, Tops};
 
 /// Key of the piece with `code` at `depth` of the tower on `sq`.
