@@ -1,17 +1,78 @@
 //! Chess evaluation: tapered material and piece-square tables, mobility,
 //! king safety (attackers near the king, pawn shield, open files), pawn
 //! structure (doubled, isolated, passed), rooks on open files, bishop pair
-//! and tempo, with the weights of [`crate::params::CHESS`]. Written once,
+//! and tempo, with the weights of [`CHESS`]. Written once,
 //! generic over the accumulator: [`evaluate_board`] for the search,
 //! [`trace`] for the tuner.
 
-use crate::params::{ChessWeights, CHESS};
 use crate::pst::{self, table_index, S};
 use crate::weights::{white_score, Acc, Reader, Trace, Traced};
 use crate::Evaluate;
 use movegen::attacks;
 use movegen::board::Board;
 use movegen::{Bitboard, Chess, Color, Move, MoveKind, Position, Role, Square};
+
+use crate::weights::weight_table;
+
+weight_table! {
+    /// The chess evaluation weights.
+    pub struct ChessWeights("chess");
+    /// Material by role (pawn knight bishop rook queen king).
+    material: list tapered [6];
+    /// Piece-square bonus by role and square, on top of material.
+    pst: grid tapered [6 x 64: "pawn", "knight", "bishop", "rook", "queen", "king"];
+    /// Bonus for the side to move.
+    tempo: scalar tapered [];
+    /// Bonus for owning both bishops.
+    bishop_pair: scalar tapered [];
+    /// Mobility of knight, bishop, rook, queen: per reachable square (not
+    /// own-occupied, not attacked by enemy pawns) beyond mobility_base.
+    mobility: list tapered [4];
+    /// Typical reachable-square counts of knight, bishop, rook, queen.
+    mobility_base: list fixed [4];
+    /// Rook on a file without pawns.
+    rook_open_file: scalar tapered [];
+    /// Rook on a file without own pawns but with enemy ones.
+    rook_semi_open_file: scalar tapered [];
+    /// Per pawn with another own pawn ahead of it on its file.
+    doubled_pawn: scalar tapered [];
+    /// Pawn with no own pawn on the adjacent files.
+    isolated_pawn: scalar tapered [];
+    /// Passed pawn by relative rank (rank 1 first).
+    passed_pawn: list tapered [8];
+    /// Passed pawn on relative rank 4 or beyond whose stop square is empty,
+    /// times (relative rank - 3).
+    passed_free_path: scalar tapered [];
+    /// Passed pawn on relative rank 4 or beyond: per square of (enemy king
+    /// distance - own king distance) to its stop square, times (relative
+    /// rank - 3).
+    passed_king_proximity: scalar tapered [];
+    /// Own pawn one rank and two ranks in front of the king, on its file
+    /// and the adjacent ones, per pawn.
+    pawn_shield: list tapered [2];
+    /// Per file (the king's and the adjacent ones) without an own pawn.
+    king_open_file: scalar tapered [];
+    /// King-zone attack units per attacked zone square: knight, bishop,
+    /// rook, queen.
+    king_attack_weight: list fixed [4];
+    /// Bonus by attack units (capped at 31) into the enemy king zone, with
+    /// two attackers or more and a queen.
+    king_danger: list tapered [32];
+    /// Mop-up (one side up a rook's worth or more, the other without
+    /// pawns), added after the phase blend: per step of the losing king's
+    /// distance from the centre...
+    mop_up_edge: scalar flat [];
+    /// ...and per step the kings are closer than the maximum of 7.
+    mop_up_kings: scalar flat [];
+}
+
+/// The weights file, read at compile time (the tuner writes it back).
+const SOURCE: &str = include_str!("../params/chess.txt");
+
+/// The chess weights in use.
+pub const CHESS: ChessWeights = ChessWeights::parse(SOURCE);
+
+crate::traceable!(Chess, ChessWeights, CHESS, SOURCE, trace);
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;

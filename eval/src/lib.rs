@@ -1,12 +1,33 @@
 //! Static evaluation per variant. Scores are centipawns from the point of view
 //! of the side to move. Each variant implements [`Evaluate`] in its own module;
 //! the shared machinery (score pairs, phase, table indexing) is in [`pst`],
-//! every weight in [`params`] (one table per variant, numbers in
-//! `eval/params/*.txt`), and [`weights`] turns an evaluation into the
-//! linear [`weights::Trace`] the tuner fits.
+//! every weight in one table per variant, declared in the variant's module
+//! with its numbers in `eval/params/<variant>.txt` (see [`weights`], which
+//! also turns an evaluation into the linear [`weights::Trace`] the tuner
+//! fits). A new variant is one more module here: its `Evaluate` impl, its
+//! table and its `traceable!` line.
+
+/// `Traceable` for a variant: its table type, the table in use, the text
+/// it was read from and its trace function (each variant module calls it).
+macro_rules! traceable {
+    ($pos:ty, $table:ty, $value:expr, $source:expr, $trace:path) => {
+        impl $crate::Traceable for $pos {
+            type Table = $table;
+            const SOURCE: &'static str = $source;
+
+            fn table() -> &'static $table {
+                &$value
+            }
+
+            fn trace(&self) -> $crate::weights::Trace {
+                $trace(self)
+            }
+        }
+    };
+}
+pub(crate) use traceable;
 
 pub mod chess;
-pub mod params;
 pub mod plunder;
 pub mod pst;
 pub mod tavreli;
@@ -14,7 +35,7 @@ pub mod tavreli;
 mod test_util;
 pub mod weights;
 
-use movegen::{attacks, Bitboard, Chess, Color, Move, Plunder, Position, Role, Square, Tavreli};
+use movegen::{attacks, Bitboard, Color, Move, Position, Role, Square};
 use weights::{Table, Trace};
 
 /// A position the search can score.
@@ -74,6 +95,9 @@ pub trait Traceable: Evaluate {
     /// Its weight table type.
     type Table: Table;
 
+    /// The weights file the table was read from.
+    const SOURCE: &'static str;
+
     /// The table the evaluation uses.
     fn table() -> &'static Self::Table;
 
@@ -81,37 +105,6 @@ pub trait Traceable: Evaluate {
     /// [`Evaluate::evaluate`].
     fn trace(&self) -> Trace;
 }
-
-/// `Traceable` for a variant from its table type, table and trace function.
-macro_rules! traceable {
-    ($pos:ty, $table:ty, $value:expr, $trace:path) => {
-        impl Traceable for $pos {
-            type Table = $table;
-
-            fn table() -> &'static $table {
-                &$value
-            }
-
-            fn trace(&self) -> Trace {
-                $trace(self)
-            }
-        }
-    };
-}
-
-traceable!(Chess, params::ChessWeights, params::CHESS, chess::trace);
-traceable!(
-    Plunder,
-    params::PlunderWeights,
-    params::PLUNDER,
-    plunder::trace
-);
-traceable!(
-    Tavreli,
-    params::TavreliWeights,
-    params::TAVRELI,
-    tavreli::trace
-);
 
 /// Squares a piece of `role` and `color` on `sq` attacks through `occ` (a
 /// pawn: its two capture squares; a helgi: queen and knight).
@@ -146,6 +139,7 @@ pub const fn role_value(role: Role) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use movegen::{Chess, Plunder, Tavreli};
     use volkhv_tests::random_positions;
 
     /// The trace, replayed in integers with the table's weights, is the
@@ -177,5 +171,96 @@ mod tests {
             let double: Vec<_> = Chess::table().weights().iter().map(|&w| w * 2).collect();
             assert!((t.replay(&double) - 2 * t.eval).abs() <= 2, "{}", pos.fen());
         }
+    }
+}
+
+#[cfg(test)]
+mod table_tests {
+    use super::*;
+    use crate::chess::{ChessWeights, CHESS};
+    use crate::pst::S;
+    use crate::tavreli::{TavreliWeights, TAVRELI};
+    use crate::weights::Reader;
+    use crate::weights::{Kind, Table};
+    use movegen::{with_variant, Variant};
+
+    /// The files are exactly what the tuner writes, so a tuned table drops
+    /// in as a whole-file replacement and a hand edit that misplaces a
+    /// number shows up here.
+    fn canonical<T: Table + PartialEq>(table: &T, file: &str) {
+        assert_eq!(
+            table.to_text(),
+            file,
+            "{} file is not canonical",
+            T::VARIANT
+        );
+        assert_eq!(&T::from_text(file).unwrap(), table);
+        assert_eq!(T::names().len(), T::slots().len());
+        assert_eq!(table.weights().len(), T::slots().len());
+    }
+
+    #[test]
+    fn table_files_are_canonical() {
+        for v in Variant::ALL {
+            with_variant!(v, P => canonical(P::table(), P::SOURCE));
+        }
+    }
+
+    #[test]
+    fn weights_round_trip_and_fixed_fields_stay() {
+        let w: Vec<S> = CHESS.weights().iter().map(|&s| s + S(1, -1)).collect();
+        let t = CHESS.with_weights(&w);
+        let flat_as_written: Vec<S> = ChessWeights::slots()
+            .iter()
+            .zip(&w)
+            .map(|(slot, &s)| {
+                if slot.kind == Kind::Flat {
+                    S(s.0, s.0)
+                } else {
+                    s
+                }
+            })
+            .collect();
+        assert_eq!(t.weights(), flat_as_written);
+        let base = Reader::<_, S>::new(&t);
+        assert_eq!(
+            base.mobility_base(2),
+            Reader::<_, S>::new(&CHESS).mobility_base(2)
+        );
+        assert_eq!(base.tempo(), Reader::<_, S>::new(&CHESS).tempo() + S(1, -1));
+        // A flat weight takes the pair's first value.
+        let w: Vec<S> = TAVRELI.weights().iter().map(|&s| s + S(3, 7)).collect();
+        let t = TAVRELI.with_weights(&w);
+        assert_eq!(
+            Reader::<_, S>::new(&t).stack_bonus(),
+            Reader::<_, S>::new(&TAVRELI).stack_bonus() + S(3, 3)
+        );
+    }
+
+    #[test]
+    fn names_and_kinds() {
+        let names = ChessWeights::names();
+        assert_eq!(names[0], "material[0]");
+        assert_eq!(names[6 + 64 + 28], "pst.knight[28]");
+        assert!(names.contains(&"tempo".to_string()));
+        assert!(!names.iter().any(|n| n.starts_with("mobility_base")));
+        let slots = ChessWeights::slots();
+        assert!(slots.iter().all(|s| s.kind != Kind::Fixed));
+        assert_eq!(slots.last().map(|s| s.kind), Some(Kind::Flat));
+        assert_eq!(TavreliWeights::WEIGHTS, TavreliWeights::NUMBERS);
+    }
+
+    #[test]
+    fn bad_files_are_errors() {
+        let text = CHESS.to_text();
+        let short = text.replacen("  1000 ", "  ", 1);
+        assert!(ChessWeights::from_text(&short)
+            .unwrap_err()
+            .contains("numbers, the layout has"));
+        let bad = text.replacen("  1000 ", "  10x0 ", 1);
+        let e = ChessWeights::from_text(&bad).unwrap_err();
+        assert!(e.starts_with("line 8: \"10x0\""), "{e}");
+        let huge = text.replacen("  1000 ", "  99999999999 ", 1);
+        assert!(ChessWeights::from_text(&huge).is_err());
     }
 }

@@ -1,6 +1,6 @@
 //! PlunderChess evaluation: material, piece-square tables, the worth of
 //! each worn vest by its wearer, and a light mobility term that counts vest
-//! power too, with the weights of [`crate::params::PLUNDER`]. Centipawns
+//! power too, with the weights of [`PLUNDER`]. Centipawns
 //! from the side to move. Also PlunderChess's static exchange evaluation.
 //!
 //! A vest is worth a share of the movement it **adds** to its wearer
@@ -15,13 +15,39 @@
 //! assert_eq!(Plunder::startpos().evaluate(), 0);
 //! ```
 
-use crate::params::{PlunderWeights, PLUNDER};
 use crate::pst::{self, table_index, S};
 use crate::weights::{Acc, Reader, Trace, Traced};
 use crate::{attacks_of, Evaluate};
 use movegen::{
     attacks, vest_allowed, Bitboard, Color, Move, MoveKind, Plunder, Position, Role, Square,
 };
+
+use crate::weights::weight_table;
+
+weight_table! {
+    /// The PlunderChess evaluation weights.
+    pub struct PlunderWeights("plunder");
+    /// Material by role (pawn knight bishop rook queen king).
+    material: list tapered [6];
+    /// Piece-square bonus by role and square.
+    pst: grid tapered [6 x 64: "pawn", "knight", "bishop", "rook", "queen", "king"];
+    /// Added to the king's square bonus while the enemy has a queen.
+    king_vs_queen: list tapered [64];
+    /// Worth of a worn vest (pawn knight bishop rook queen) by wearer: a
+    /// share of the movement it adds; zero where RULES.md 3.2 forbids it.
+    vest: grid tapered [6 x 5: "pawn", "knight", "bishop", "rook", "queen", "king"];
+    /// By role: per square the piece attacks (own pieces excluded), by its
+    /// own movement (not pawns and kings) or its vest's.
+    mobility: list tapered [6];
+}
+
+/// The weights file, read at compile time (the tuner writes it back).
+const SOURCE: &str = include_str!("../params/plunder.txt");
+
+/// The plunder weights in use.
+pub const PLUNDER: PlunderWeights = PlunderWeights::parse(SOURCE);
+
+crate::traceable!(Plunder, PlunderWeights, PLUNDER, SOURCE, trace);
 
 /// Whether the search prunes with [`exchange`] (`Evaluate::see_ge`).
 /// Off: turning it on changes the search, which must first pass an SPRT

@@ -4,7 +4,7 @@
 //! enemy tops at a small part value (they may be freed), a bonus per owned
 //! stack, mobility of the tops weighted by tower height (every square a tall
 //! tower reaches is several moves), and piece-square tables, with the flat
-//! weights of [`crate::params::TAVRELI`]. Also the
+//! weights of [`TAVRELI`]. Also the
 //! search's Tavreli exchange model: what a capture can win (the whole
 //! tower) and a static exchange evaluation where the stack grows with each
 //! capture.
@@ -15,13 +15,44 @@
 //! assert_eq!(Tavreli::startpos().evaluate(), 0);
 //! ```
 
-use crate::params::{TavreliWeights, TAVRELI};
 use crate::pst::{table_index, PHASE_MAX, S};
 use crate::weights::{Acc, Reader, Trace, Traced};
 use crate::{attacks_of, Evaluate};
 use movegen::{
     attacks, Bitboard, Color, Move, MoveKind, Position, Role, Square, Tavreli, Tower, TowerPiece,
 };
+
+use crate::weights::weight_table;
+
+weight_table! {
+    /// The Tavreli evaluation weights.
+    pub struct TavreliWeights("tavreli");
+    /// Material by role (pawn knight bishop rook queen king helgi) of the
+    /// top of a tower and of the pieces a capture can win.
+    material: list flat [7];
+    /// Worth of an own piece under an own top, by role.
+    own_below: list flat [7];
+    /// Worth of a prisoner (enemy piece under an own top) to the top's
+    /// owner, by the prisoner's role.
+    prisoner: list flat [7];
+    /// Worth of a buried piece (under an enemy top) to its own side, by role.
+    buried: list flat [7];
+    /// Per piece beneath the top of a tower, to the top's owner.
+    stack_bonus: scalar flat [];
+    /// Per square the top reaches (kings excluded), by tower height 1, 2,
+    /// 3, 4 or more.
+    mobility: list flat [4];
+    /// Square bonus of the top by role and square.
+    pst: grid flat [7 x 64: "pawn", "knight", "bishop", "rook", "queen", "king", "helgi"];
+}
+
+/// The weights file, read at compile time (the tuner writes it back).
+const SOURCE: &str = include_str!("../params/tavreli.txt");
+
+/// The tavreli weights in use.
+pub const TAVRELI: TavreliWeights = TavreliWeights::parse(SOURCE);
+
+crate::traceable!(Tavreli, TavreliWeights, TAVRELI, SOURCE, trace);
 
 /// The weights as the evaluation reads them, summed as `A`.
 type W<'a, A> = Reader<'a, TavreliWeights, A>;

@@ -3,7 +3,7 @@
 //! compile time, and the machinery that lets one evaluation function serve
 //! both the search and the tuner.
 //!
-//! - A table type is declared with `weight_table!` (in [`crate::params`]):
+//! - A table type is declared with `weight_table!` (in each variant's module):
 //!   named fields of three kinds — [`Kind::Tapered`] `(mg, eg)` pairs,
 //!   [`Kind::Flat`] single values, [`Kind::Fixed`] structural constants the
 //!   tuner leaves alone — each a scalar, a list or a grid with row labels.
@@ -16,10 +16,10 @@
 //!   them, and writes the text file back.
 //!
 //! ```
-//! use eval::params::CHESS;
+//! use eval::chess::CHESS;
 //! use eval::weights::Table;
 //! let text = CHESS.to_text();
-//! assert_eq!(eval::params::ChessWeights::from_text(&text).unwrap(), CHESS);
+//! assert_eq!(eval::chess::ChessWeights::from_text(&text).unwrap(), CHESS);
 //! ```
 
 use crate::pst::{taper, S};

@@ -4,7 +4,7 @@
 
 use eval::weights::Table;
 use eval::Traceable;
-use movegen::{Chess, Plunder, Tavreli, Variant};
+use movegen::Variant;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -238,11 +238,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    let result = match args.variant {
-        Variant::Chess => run::<Chess>(&args),
-        Variant::Plunder => run::<Plunder>(&args),
-        Variant::Tavreli => run::<Tavreli>(&args),
-    };
+    let result = movegen::with_variant!(args.variant, P => run::<P>(&args));
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -2,7 +2,7 @@
 //! parsable table out; bad arguments exit with status 2.
 
 use engine::datagen::{self, Config};
-use eval::params::{PlunderWeights, PLUNDER};
+use eval::plunder::{PlunderWeights, PLUNDER};
 use eval::weights::Table;
 use std::path::PathBuf;
 use std::process::Command;
