@@ -364,6 +364,40 @@ pub(crate) fn fuzz_lines(seed: u64, count: usize, words: &[&str]) -> Vec<String>
         .collect()
 }
 
+/// Protocol output captured in memory, for the shims' tests.
+#[cfg(test)]
+#[derive(Clone, Default)]
+pub(crate) struct Capture(Arc<Mutex<Vec<u8>>>);
+
+#[cfg(test)]
+impl Write for Capture {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+impl Capture {
+    /// An `Out` writing here.
+    pub(crate) fn out(&self) -> Out {
+        Out::new(Box::new(self.clone()))
+    }
+
+    /// The lines written since the last call.
+    pub(crate) fn take(&self) -> Vec<String> {
+        let bytes = std::mem::take(&mut *self.0.lock().unwrap());
+        String::from_utf8(bytes)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -410,21 +444,10 @@ mod tests {
 
     #[test]
     fn out_writes_whole_lines() {
-        #[derive(Clone)]
-        struct Buf(Arc<Mutex<Vec<u8>>>);
-        impl Write for Buf {
-            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-                self.0.lock().unwrap().extend_from_slice(b);
-                Ok(b.len())
-            }
-            fn flush(&mut self) -> std::io::Result<()> {
-                Ok(())
-            }
-        }
-        let buf = Buf(Arc::new(Mutex::new(Vec::new())));
-        let out = Out::new(Box::new(buf.clone()));
+        let buf = Capture::default();
+        let out = buf.out();
         out.line("readyok");
         out.clone().line("pong 1");
-        assert_eq!(buf.0.lock().unwrap().as_slice(), b"readyok\npong 1\n");
+        assert_eq!(buf.take(), ["readyok", "pong 1"]);
     }
 }

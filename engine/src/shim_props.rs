@@ -11,41 +11,20 @@ use crate::xboard::XBoard;
 use engine::AnyGame;
 use movegen::Variant;
 use proptest::prelude::*;
-use std::io::Write;
 use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
-
-/// Output captured in memory.
-#[derive(Clone, Default)]
-struct Buf(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Buf {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(b);
-        Ok(b.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
 
 /// Runs `lines` through the event loop as one burst followed by end of
 /// input, and returns everything printed.
 fn run(make: impl FnOnce(Out, Searches) -> Box<dyn Shim>, lines: &[String]) -> Vec<String> {
-    let buf = Buf::default();
+    let buf = shell::Capture::default();
     let (tx, rx) = mpsc::channel();
-    let mut shim = make(Out::new(Box::new(buf.clone())), Searches::new(tx.clone()));
+    let mut shim = make(buf.out(), Searches::new(tx.clone()));
     for l in lines {
         tx.send(Input::Line(l.clone())).unwrap();
     }
     tx.send(Input::Eof).unwrap();
     shell::run(shim.as_mut(), &[], &rx);
-    let bytes = buf.0.lock().unwrap().clone();
-    String::from_utf8(bytes)
-        .unwrap()
-        .lines()
-        .map(String::from)
-        .collect()
+    buf.take()
 }
 
 /// One step of a script, before it is written out against the model.
@@ -263,49 +242,6 @@ fn xstep() -> impl Strategy<Value = XStep> {
     ]
 }
 
-const XBOARD_COMMANDS: [&str; 40] = [
-    "xboard",
-    "protover",
-    "accepted",
-    "rejected",
-    "new",
-    "variant",
-    "force",
-    "go",
-    "playother",
-    "usermove",
-    "?",
-    "ping",
-    "level",
-    "st",
-    "sd",
-    "nps",
-    "time",
-    "otim",
-    "setboard",
-    "undo",
-    "remove",
-    "result",
-    "hard",
-    "easy",
-    "post",
-    "nopost",
-    "analyze",
-    "exit",
-    "memory",
-    "cores",
-    "option",
-    "d",
-    "quit",
-    "lift",
-    "put",
-    "hover",
-    "name",
-    "rating",
-    "computer",
-    "random",
-];
-
 /// A board every variant reads (no vests, no towers).
 const BOARDS: [&str; 2] = [
     "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
@@ -469,7 +405,7 @@ fn build_xboard(variant: Variant, steps: &[XStep]) -> Vec<(String, Effect)> {
                 let movelike = first.len() >= 4
                     && movegen::Square::parse(first.get(..2).unwrap_or("")).is_some()
                     && movegen::Square::parse(first.get(2..4).unwrap_or("")).is_some();
-                if !XBOARD_COMMANDS.contains(&first) && !movelike {
+                if !crate::xboard::COMMANDS.contains(&first) && !movelike {
                     out.push((g.clone(), Effect::None));
                 }
             }

@@ -775,6 +775,51 @@ impl XBoard {
     }
 }
 
+/// Every command word the shim reads (for the tests' generators).
+#[cfg(test)]
+pub(crate) const COMMANDS: &[&str] = &[
+    "xboard",
+    "protover",
+    "accepted",
+    "rejected",
+    "new",
+    "variant",
+    "force",
+    "go",
+    "playother",
+    "usermove",
+    "?",
+    "ping",
+    "level",
+    "st",
+    "sd",
+    "nps",
+    "time",
+    "otim",
+    "setboard",
+    "undo",
+    "remove",
+    "result",
+    "hard",
+    "easy",
+    "post",
+    "nopost",
+    "analyze",
+    "exit",
+    "memory",
+    "cores",
+    "option",
+    "d",
+    "quit",
+    "lift",
+    "put",
+    "hover",
+    "name",
+    "rating",
+    "computer",
+    "random",
+];
+
 /// Input kept in arrival order while we owe the GUI a move.
 #[derive(Debug)]
 enum Queued {
@@ -962,29 +1007,6 @@ mod tests {
         assert_eq!(Variant::Tavreli.xboard_setup().unwrap().find('H'), Some(12));
     }
 
-    /// Output captured in memory.
-    #[derive(Clone, Default)]
-    struct Buf(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
-    impl std::io::Write for Buf {
-        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(b);
-            Ok(b.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    impl Buf {
-        fn take(&self) -> Vec<String> {
-            let bytes = std::mem::take(&mut *self.0.lock().unwrap());
-            String::from_utf8(bytes)
-                .unwrap()
-                .lines()
-                .map(String::from)
-                .collect()
-        }
-    }
-
     fn best(b: &str, p: Option<&str>) -> SearchEvent {
         SearchEvent::BestMove {
             best: Some(b.to_string()),
@@ -996,9 +1018,9 @@ mod tests {
     /// names a ponder move); events of the real searches are ignored.
     #[test]
     fn pondering_hit_miss_and_early_result() {
-        let buf = Buf::default();
+        let buf = shell::Capture::default();
         let (tx, _rx) = std::sync::mpsc::channel();
-        let mut x = XBoard::new(Out::new(Box::new(buf.clone())), Searches::new(tx));
+        let mut x = XBoard::new(buf.out(), Searches::new(tx));
         for l in ["new", "hard", "force", "usermove e2e4", "go"] {
             x.line(l);
         }
@@ -1051,43 +1073,8 @@ mod tests {
     /// Arbitrary lines never panic; the game stays a legal one.
     #[test]
     fn fuzzed_lines_do_not_panic() {
-        let words = [
-            "xboard",
-            "protover",
-            "new",
-            "variant",
-            "normal",
-            "plunder",
-            "tavreli",
-            "force",
-            "go",
-            "playother",
-            "usermove",
-            "level",
-            "st",
-            "sd",
-            "nps",
-            "time",
-            "otim",
-            "?",
-            "ping",
-            "setboard",
-            "undo",
-            "remove",
-            "result",
-            "hard",
-            "easy",
-            "post",
-            "nopost",
-            "analyze",
-            "exit",
-            ".",
-            "memory",
-            "cores",
-            "option",
-            "MultiPV=2",
-            "d",
-        ];
+        let mut words = COMMANDS.to_vec();
+        words.extend(["normal", "plunder", "tavreli", "MultiPV=2"]);
         let (tx, _rx) = std::sync::mpsc::channel();
         let out = Out::new(Box::new(std::io::sink()));
         let mut x = XBoard::new(out, Searches::new(tx));

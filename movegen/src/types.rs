@@ -43,7 +43,8 @@ impl Color {
     }
 
     /// `white` or `black`, for messages.
-    pub(crate) const fn name(self) -> &'static str {
+    #[must_use]
+    pub const fn name(self) -> &'static str {
         match self {
             Color::White => "white",
             Color::Black => "black",
@@ -111,6 +112,20 @@ pub enum Role {
 }
 
 impl Role {
+    /// The lower-case name, for messages: `pawn` … `helgi`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Role::Pawn => "pawn",
+            Role::Knight => "knight",
+            Role::Bishop => "bishop",
+            Role::Rook => "rook",
+            Role::Queen => "queen",
+            Role::King => "king",
+            Role::Helgi => "helgi",
+        }
+    }
+
     /// All roles, helgi last.
     pub const ALL: [Role; 7] = [
         Role::Pawn,

@@ -45,15 +45,7 @@ pub trait Show: Position {
 /// The lower-case name of a role.
 #[must_use]
 pub const fn role_name(role: Role) -> &'static str {
-    match role {
-        Role::Pawn => "pawn",
-        Role::Knight => "knight",
-        Role::Bishop => "bishop",
-        Role::Rook => "rook",
-        Role::Queen => "queen",
-        Role::King => "king",
-        Role::Helgi => "helgi",
-    }
+    role.name()
 }
 
 const fn color_name(c: Color) -> &'static str {

@@ -321,18 +321,6 @@ impl Plunder {
     }
 }
 
-fn role_name(role: Role) -> &'static str {
-    match role {
-        Role::Pawn => "pawn",
-        Role::Knight => "knight",
-        Role::Bishop => "bishop",
-        Role::Rook => "rook",
-        Role::Queen => "queen",
-        Role::King => "king",
-        Role::Helgi => "helgi",
-    }
-}
-
 /// Reads the text inside `X(...)`: one vest letter (either case) allowed on X.
 fn parse_vest(piece: Piece, inner: &str) -> Result<Role, FenError> {
     let token = format!("{}({inner})", piece.char());
@@ -348,8 +336,8 @@ fn parse_vest(piece: Piece, inner: &str) -> Result<Role, FenError> {
     if !vest_allowed(vest, piece.role) {
         return Err(bad(format!(
             "a {} may not wear a {} vest (RULES.md 3.2)",
-            role_name(piece.role),
-            role_name(vest)
+            Role::name(piece.role),
+            Role::name(vest)
         )));
     }
     Ok(vest)
