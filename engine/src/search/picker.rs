@@ -63,12 +63,6 @@ fn under_promotion(m: Move) -> Option<Role> {
     m.promotion().filter(|&r| r != Role::Queen)
 }
 
-/// `true` for the moves quiescence searches when not in check.
-#[inline]
-fn is_tactical<P: Evaluate>(pos: &P, m: Move) -> bool {
-    (m.is_capture() || m.promotion() == Some(Role::Queen)) && pos.quiescence_candidate(m)
-}
-
 /// The main search's score of a capture or queen promotion: by exchange
 /// first (losing ones after the quiet moves), then MVV/LVA.
 #[inline]
@@ -172,9 +166,11 @@ impl Picker {
     ) {
         self.moves.clear();
         self.next = 0;
-        pos.legal_moves(&mut self.moves);
-        if !in_check {
-            self.moves.retain(|m| is_tactical(pos, *m));
+        if in_check {
+            pos.legal_moves(&mut self.moves);
+        } else {
+            pos.tactical_moves(&mut self.moves);
+            self.moves.retain(|m| pos.quiescence_candidate(*m));
         }
         self.tt_to_front(tt_move);
         self.pending = Pending::Quiescence;
@@ -216,15 +212,10 @@ impl Picker {
         }
         let n = self.moves.len();
         let rest = self.scores.get(self.next..n)?;
-        let (first, &first_score) = rest.iter().enumerate().next()?;
-        // The first of the highest scores (ties keep their list order).
-        let (mut best, mut best_score) = (first, first_score);
-        for (i, &s) in rest.iter().enumerate().skip(1) {
-            if s > best_score {
-                best = i;
-                best_score = s;
-            }
-        }
+        // The first of the highest scores (ties keep their list order), in
+        // two passes: the maximum alone is a branch-free vector loop.
+        let top = *rest.iter().max()?;
+        let best = rest.iter().position(|&s| s == top)?;
         let i = self.next + best;
         self.moves.swap(self.next, i);
         self.scores.swap(self.next, i);
