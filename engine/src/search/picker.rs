@@ -214,7 +214,7 @@ impl Picker {
         let rest = self.scores.get(self.next..n)?;
         // The first of the highest scores (ties keep their list order), in
         // two passes: the maximum alone is a branch-free vector loop.
-        let top = *rest.iter().max()?;
+        let top = rest.iter().fold(i32::MIN, |a, &b| a.max(b));
         let best = rest.iter().position(|&s| s == top)?;
         let i = self.next + best;
         self.moves.swap(self.next, i);
