@@ -2,7 +2,7 @@
 
 use crate::fen::FenError;
 use crate::moves::{Move, MoveList};
-use crate::types::{Color, Piece, Square};
+use crate::types::{Color, Piece, Role, Square};
 use crate::Variant;
 use std::fmt;
 
@@ -128,6 +128,16 @@ pub trait Position: Clone + Send + Sync + fmt::Debug + 'static {
     /// Appends every legal move.
     fn legal_moves(&self, moves: &mut MoveList);
 
+    /// Appends the legal moves quiescence searches: those of
+    /// [`Position::legal_moves`] that capture (en passant and capturing
+    /// promotions to any role included) or promote to a queen, in the same
+    /// order. Variants generate them without the quiet moves.
+    fn tactical_moves(&self, moves: &mut MoveList) {
+        let mut all = MoveList::new();
+        self.legal_moves(&mut all);
+        moves.extend(all.into_iter().filter(|m| is_tactical(*m)));
+    }
+
     /// The number of legal moves (perft's bulk count; variants may count
     /// without listing).
     fn count_legal(&self) -> u64 {
@@ -184,6 +194,12 @@ pub trait Position: Clone + Send + Sync + fmt::Debug + 'static {
         self.legal_moves(&mut moves);
         moves.contains(&m)
     }
+}
+
+/// The moves [`Position::tactical_moves`] keeps.
+#[inline]
+fn is_tactical(m: Move) -> bool {
+    m.is_capture() || m.promotion() == Some(Role::Queen)
 }
 
 /// The deepest perft any front end accepts: far beyond what finishes in a
@@ -257,4 +273,135 @@ pub fn divide<P: Position>(pos: &mut P, depth: u32) -> Vec<(Move, u64)> {
             (m, n)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Chess, Plunder, Tavreli};
+
+    /// A small deterministic generator (xorshift) for the random games.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n.max(1) as u64) as usize
+        }
+    }
+
+    /// The reference: every legal move, filtered.
+    fn filtered<P: Position>(p: &P) -> Vec<Move> {
+        let mut all = MoveList::new();
+        p.legal_moves(&mut all);
+        all.into_iter().filter(|m| is_tactical(*m)).collect()
+    }
+
+    /// Counts of what came up, so the test proves it saw the cases.
+    #[derive(Default, Debug)]
+    struct Seen {
+        nodes: usize,
+        with_tactical: usize,
+        in_check: usize,
+        en_passant: usize,
+        promotions: usize,
+        /// Captures that take a vest (plunder).
+        vest_choices: usize,
+    }
+
+    fn check<P: Position>(p: &P, seen: &mut Seen) {
+        let mut got = MoveList::new();
+        // Appends: whatever is in the list already stays.
+        let marker = Move::quiet(Square::A1, Square::H8);
+        got.push(marker);
+        p.tactical_moves(&mut got);
+        assert_eq!(got[0], marker);
+        assert_eq!(got[1..], filtered(p)[..], "{}", p.fen());
+        seen.nodes += 1;
+        seen.with_tactical += usize::from(got.len() > 1);
+        seen.in_check += usize::from(p.is_check());
+        seen.en_passant += usize::from(
+            got.iter()
+                .any(|m| m.kind() == crate::moves::MoveKind::EnPassant),
+        );
+        seen.promotions += usize::from(got.iter().any(|m| m.promotion().is_some()));
+        seen.vest_choices += usize::from(got.iter().any(|m| m.vest().is_some()));
+    }
+
+    /// `tactical_moves` equals the filtered `legal_moves` (same moves, same
+    /// order) at every node of the depth-2 trees of the variant's perft
+    /// suite and along random games from its positions that prefer
+    /// captures, checks and promotions.
+    fn tactical_equals_filtered_legal<P: Position>(epd: &str) -> Seen {
+        let mut seen = Seen::default();
+        let mut rng = Rng(0x7AC7_1CA1);
+        for line in epd.lines().filter(|l| !l.trim().is_empty()) {
+            let fen = line.split(';').next().unwrap_or(line).trim();
+            let root = P::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            let mut first = MoveList::new();
+            root.legal_moves(&mut first);
+            check(&root, &mut seen);
+            for &m in &first {
+                let mut child = root.clone();
+                child.make(m);
+                check(&child, &mut seen);
+                let mut second = MoveList::new();
+                child.legal_moves(&mut second);
+                for &r in &second {
+                    let mut grandchild = child.clone();
+                    grandchild.make(r);
+                    check(&grandchild, &mut seen);
+                }
+            }
+            for _game in 0..8 {
+                let mut p = root.clone();
+                for _ply in 0..80 {
+                    check(&p, &mut seen);
+                    let mut list = MoveList::new();
+                    p.legal_moves(&mut list);
+                    if list.is_empty() {
+                        break;
+                    }
+                    let tactical = filtered(&p);
+                    let m = if !tactical.is_empty() && rng.below(3) == 0 {
+                        tactical[rng.below(tactical.len())]
+                    } else {
+                        list[rng.below(list.len())]
+                    };
+                    p.make(m);
+                }
+            }
+        }
+        eprintln!("{seen:?}");
+        assert!(seen.with_tactical > 1_000, "{seen:?}");
+        assert!(seen.in_check > 100, "{seen:?}");
+        seen
+    }
+
+    #[test]
+    fn tactical_moves_are_the_filtered_legal_moves_chess() {
+        let seen = tactical_equals_filtered_legal::<Chess>(include_str!(
+            "../../tests/data/perft/chess.epd"
+        ));
+        assert!(seen.en_passant > 10 && seen.promotions > 100, "{seen:?}");
+    }
+
+    #[test]
+    fn tactical_moves_are_the_filtered_legal_moves_plunder() {
+        let seen = tactical_equals_filtered_legal::<Plunder>(include_str!(
+            "../../tests/data/perft/plunder.epd"
+        ));
+        assert!(seen.en_passant > 10 && seen.promotions > 100, "{seen:?}");
+        assert!(seen.vest_choices > 1_000, "{seen:?}");
+    }
+
+    #[test]
+    fn tactical_moves_are_the_filtered_legal_moves_tavreli() {
+        let seen = tactical_equals_filtered_legal::<Tavreli>(include_str!(
+            "../../tests/data/perft/tavreli.epd"
+        ));
+        assert!(seen.en_passant > 10, "{seen:?}");
+    }
 }

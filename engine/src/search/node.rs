@@ -5,13 +5,13 @@
 //! stores them relative to the node (`to_tt`/`from_tt`).
 
 use super::history::{bonus, context};
-use super::picker::{is_quiet, is_refutation, Picker};
+use super::picker::{is_quiet, is_refutation};
 use super::thread::Worker;
 use super::{INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use crate::tt::{Bound, Entry};
 use arrayvec::ArrayVec;
 use eval::Evaluate;
-use movegen::{Move, MoveList, Position};
+use movegen::{Move, Position};
 
 /// Quiet moves remembered per node for the history malus.
 const MAX_QUIETS: usize = 64;
@@ -244,17 +244,17 @@ impl<P: Position + Evaluate> Worker<'_, P> {
         }
 
         // 9. Moves. A TT move is only used if it is in the legal list.
-        let mut list = MoveList::new();
-        self.pos.legal_moves(&mut list);
-        if list.is_empty() {
-            return if in_check { -MATE + ply as i32 } else { 0 };
-        }
+        // This ply's picker: the razoring quiescence above, the only other
+        // user of it, has returned; children use the next ones.
         let prev = self.played[ply - 1];
         let conts = [
             self.contexts[ply - 1],
             ply.checked_sub(2).and_then(|p| self.contexts[p]),
         ];
-        let mut picker = Picker::new(&self.pos, &list, tt_move, &self.hist, ply, prev, conts);
+        self.pickers[ply].fill_main(&self.pos, tt_move, &self.hist, ply, prev, conts);
+        if self.pickers[ply].len() == 0 {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
 
         let turn = self.pos.turn();
         let mut best_score = -INFINITE;
@@ -264,7 +264,7 @@ impl<P: Position + Evaluate> Worker<'_, P> {
         let mut skip_quiets = false;
         let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
 
-        while let Some((m, order)) = picker.next() {
+        while let Some((m, order)) = self.pickers[ply].next(&self.pos) {
             let quiet = is_quiet(m);
             // 10. Shallow pruning of late quiet moves (checking moves are
             // kept: they are found out by playing them).
@@ -423,22 +423,13 @@ impl<P: Position + Evaluate> Worker<'_, P> {
             s
         };
 
-        let mut list = MoveList::new();
-        self.pos.legal_moves(&mut list);
-        if in_check && list.is_empty() {
+        let tt_move = entry.and_then(|e| e.mv);
+        self.pickers[ply].fill_quiescence(&self.pos, in_check, tt_move);
+        if in_check && self.pickers[ply].len() == 0 {
             return -MATE + ply as i32;
         }
-        if !in_check {
-            let pos = &self.pos;
-            list.retain(|m| {
-                (m.is_capture() || m.promotion() == Some(movegen::Role::Queen))
-                    && pos.quiescence_candidate(*m)
-            });
-        }
-        let tt_move = entry.and_then(|e| e.mv);
-        let mut picker = Picker::captures(&self.pos, &list, tt_move);
         let mut best_move = None;
-        while let Some((m, _)) = picker.next() {
+        while let Some((m, _)) = self.pickers[ply].next(&self.pos) {
             // Delta pruning: even winning the victim for free cannot reach alpha.
             if !in_check
                 && m.promotion().is_none()

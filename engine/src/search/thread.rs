@@ -3,6 +3,7 @@
 //! loop, MultiPV, and (main thread only) reporting and time decisions.
 
 use super::history::{context, History, Reductions};
+use super::picker::Picker;
 use super::{to_score, Control, Shared, INFINITE, MATE, MAX_PLY};
 use crate::game::Game;
 use crate::limits::EventSink;
@@ -55,6 +56,8 @@ pub struct Worker<'a, P: Position + Evaluate> {
     /// The continuation-history context of the move at each ply.
     pub contexts: [Option<usize>; MAX_PLY + 4],
     pub pv: Vec<Line>,
+    /// One move picker per ply, filled in place by the node at that ply.
+    pub pickers: Box<[Picker]>,
     pub hist: Box<History>,
     pub lmr: Box<Reductions>,
     pub root_moves: Vec<RootMove>,
@@ -91,6 +94,7 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
             played: [None; MAX_PLY + 4],
             contexts: [None; MAX_PLY + 4],
             pv: vec![Line::new(); MAX_PLY + 2],
+            pickers: (0..MAX_PLY).map(|_| Picker::new()).collect(),
             hist: History::new(),
             lmr: Reductions::new(),
             root_moves: roots

@@ -49,6 +49,10 @@ impl Choices for NoChoices {
 /// Where moves go: a list, or perft's bulk counter (popcounts instead of
 /// moves).
 pub trait Sink<O: Choices> {
+    /// `false` for a sink that keeps only captures and queen promotions:
+    /// the generator may then skip what can only make quiet moves (castling,
+    /// the king's safety tests of its empty neighbours).
+    const QUIETS: bool = true;
     /// Moves of the piece on `from` to `targets`, those on `them` captures
     /// (each once declined and once per choice); `vest` marks vest moves.
     fn moves(&mut self, from: Square, targets: Bitboard, them: Bitboard, opts: &O, vest: bool);
@@ -130,6 +134,60 @@ impl<O: Choices> Sink<O> for MoveList {
     #[inline]
     fn one(&mut self, m: Move) {
         self.push(m);
+    }
+}
+
+/// The moves quiescence searches, in the order the move-list sink gives
+/// them: captures (each with its plunder choices), capturing promotions to
+/// any role, and quiet promotions to a queen.
+pub(crate) struct Tactical<'a>(pub &'a mut MoveList);
+
+impl<O: Choices> Sink<O> for Tactical<'_> {
+    const QUIETS: bool = false;
+
+    #[inline]
+    fn moves(&mut self, from: Square, targets: Bitboard, them: Bitboard, opts: &O, vest: bool) {
+        self.0.moves(from, targets & them, them, opts, vest);
+    }
+
+    #[inline]
+    fn promotions(&mut self, from: Square, to: Bitboard, them: Bitboard, o: &[O; 4], vest: bool) {
+        for sq in to & them {
+            for (role, opts) in PROMOTIONS.into_iter().zip(o) {
+                push_capture(
+                    self.0,
+                    mark(Move::capture(from, sq), vest).with_promotion(role),
+                    opts,
+                );
+            }
+        }
+        for sq in to - them {
+            self.0
+                .push(mark(Move::quiet(from, sq), vest).with_promotion(Role::Queen));
+        }
+    }
+
+    #[inline]
+    fn pawns(&mut self, targets: Bitboard, delta: i8, kind: MoveKind, capture: bool, opts: &O) {
+        if capture {
+            self.0.pawns(targets, delta, kind, capture, opts);
+        }
+    }
+
+    #[inline]
+    fn pawn_promotions(&mut self, targets: Bitboard, delta: i8, capture: bool, opts: &[O; 4]) {
+        let them = if capture { targets } else { Bitboard::EMPTY };
+        for to in targets {
+            let one = Bitboard::from_square(to);
+            self.promotions(to.shift(-delta), one, them & one, opts, false);
+        }
+    }
+
+    #[inline]
+    fn one(&mut self, m: Move) {
+        if m.is_capture() || m.promotion() == Some(Role::Queen) {
+            self.0.push(m);
+        }
     }
 }
 
@@ -290,7 +348,9 @@ impl<V: Layer> Family<V> {
     /// The king's own steps (vest moves are the layer's).
     #[inline]
     fn king_steps<S: Sink<V::Opts>>(&self, sink: &mut S, cx: &Ctx<V::Opts>) {
-        let safe = cx.safe_for_king(attacks::king(cx.king) - cx.ours);
+        let steps = attacks::king(cx.king) - cx.ours;
+        let steps = if S::QUIETS { steps } else { steps & cx.them };
+        let safe = cx.safe_for_king(steps);
         let opts = V::choices(&cx.victims, Role::King, self.layer.vest_at(cx.king));
         sink.moves(cx.king, safe, cx.them, &opts, false);
     }
@@ -299,7 +359,11 @@ impl<V: Layer> Family<V> {
     #[inline]
     fn castlings<S: Sink<V::Opts>>(&self, sink: &mut S, cx: &Ctx<V::Opts>) -> Bitboard {
         let mut castled = Bitboard::EMPTY;
-        if self.checkers.nonempty() {
+        // Castling is never tactical. The targets it returns only remove
+        // plunder king vest moves onto them, and a castling target lies
+        // between king and rook, so it is empty: those would be quiet moves,
+        // which a sink without quiets drops anyway.
+        if self.checkers.nonempty() || !S::QUIETS {
             return castled;
         }
         for cs in CASTLES[cx.us.index()] {

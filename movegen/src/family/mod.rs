@@ -13,7 +13,7 @@
 
 mod gen;
 
-pub(crate) use gen::{shift, Counter, PROMOTIONS};
+pub(crate) use gen::{shift, Counter, Tactical, PROMOTIONS};
 pub use gen::{Choices, Ctx, NoChoices, Sink};
 
 use crate::attacks;
@@ -573,6 +573,10 @@ impl<V: Layer> Position for Family<V> {
 
     fn legal_moves(&self, moves: &mut MoveList) {
         self.generate(moves);
+    }
+
+    fn tactical_moves(&self, moves: &mut MoveList) {
+        self.generate(&mut Tactical(moves));
     }
 
     fn count_legal(&self) -> u64 {

@@ -435,6 +435,10 @@ impl Position for Tavreli {
         self.generate(&mut |m| moves.push(m));
     }
 
+    fn tactical_moves(&self, moves: &mut MoveList) {
+        self.generate_captures(&mut |m| moves.push(m));
+    }
+
     fn count_legal(&self) -> u64 {
         self.count()
     }

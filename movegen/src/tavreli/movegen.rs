@@ -484,21 +484,31 @@ impl Tavreli {
     /// Calls `out` with every legal move.
     #[inline]
     pub(super) fn generate<F: FnMut(Move)>(&self, out: &mut F) {
-        self.generate_into(&mut Emit(out));
+        self.generate_into::<_, false>(&mut Emit(out));
+    }
+
+    /// Calls `out` with every legal capture, in the order of [`generate`]
+    /// (Tavreli has no promotion moves: tops promote by themselves).
+    ///
+    /// [`generate`]: Tavreli::generate
+    #[inline]
+    pub(super) fn generate_captures<F: FnMut(Move)>(&self, out: &mut F) {
+        self.generate_into::<_, true>(&mut Emit(out));
     }
 
     /// The number of legal moves, without listing them.
     #[inline]
     pub(super) fn count(&self) -> u64 {
         let mut n = Count(0);
-        self.generate_into(&mut n);
+        self.generate_into::<_, false>(&mut n);
         n.0
     }
 
-    /// Every legal move into `sink`, in the order: own towers by square,
-    /// then for each destination k = 1, 2, … and the whole tower last
-    /// (double steps after a pawn's other moves), en passant, castling.
-    fn generate_into<S: Sink>(&self, sink: &mut S) {
+    /// Every legal move into `sink` (only the captures if `CAPTURES`), in
+    /// the order: own towers by square, then for each destination k = 1,
+    /// 2, … and the whole tower last (double steps after a pawn's other
+    /// moves), en passant, castling.
+    fn generate_into<S: Sink, const CAPTURES: bool>(&self, sink: &mut S) {
         let g = self.guard();
         let us = self.turn;
         let captures = self.tops.color[us.flip().index()];
@@ -511,7 +521,13 @@ impl Tavreli {
             let Some(top) = t.top() else {
                 continue;
             };
-            let (normal, double) = self.targets(from, top);
+            let (mut normal, mut double) = self.targets(from, top);
+            if CAPTURES {
+                // A capture lands on an enemy top; a double step never does.
+                // The masks below depend on the targets only as a filter.
+                normal &= captures;
+                double = Bitboard::EMPTY;
+            }
             if (normal | double).is_empty() {
                 continue;
             }
@@ -533,7 +549,9 @@ impl Tavreli {
                 }
             }
         }
-        self.castling_moves(sink);
+        if !CAPTURES {
+            self.castling_moves(sink);
+        }
     }
 
     /// Every pseudo-legal move, each kept only if the trial `plan_is_safe`

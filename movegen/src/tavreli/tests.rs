@@ -1127,3 +1127,41 @@ fn king_moves_with_any_group_from_its_tower() {
     assert_eq!(play(fen, &["d1d2:1"]), "4k3/8/8/8/8/8/3K4/3R4 b - - 1 1");
     assert_eq!(play(fen, &["d1d2"]), "4k3/8/8/8/8/8/3(RK)4/8 b - - 1 1");
 }
+
+/// The captures-only generator (`tactical_moves`) lists exactly the legal
+/// moves that capture, in their order, along random games from the
+/// generator's seeds (pins, checks, double checks, tall towers, en passant).
+#[test]
+fn capture_generator_equals_the_filtered_legal_moves() {
+    let mut rng = Rng(0x00CA_97E5);
+    let (mut nodes, mut with_captures, mut in_check) = (0, 0, 0);
+    for fen in GENERATOR_SEEDS {
+        for _game in 0..6 {
+            let mut p = pos(fen);
+            for _ply in 0..60 {
+                let mut list = MoveList::new();
+                p.legal_moves(&mut list);
+                let expected: Vec<Move> = list.iter().copied().filter(|m| m.is_capture()).collect();
+                let mut got = MoveList::new();
+                p.tactical_moves(&mut got);
+                assert_eq!(got[..], expected[..], "{}", p.fen());
+                nodes += 1;
+                with_captures += usize::from(!got.is_empty());
+                in_check += usize::from(p.is_check());
+                if list.is_empty() {
+                    break;
+                }
+                let m = if !got.is_empty() && rng.below(2) == 0 {
+                    got[rng.below(got.len())]
+                } else {
+                    list[rng.below(list.len())]
+                };
+                p.make(m);
+            }
+        }
+    }
+    assert!(
+        nodes > 2_000 && with_captures > 1_000 && in_check > 100,
+        "{nodes} {with_captures} {in_check}"
+    );
+}
