@@ -234,7 +234,6 @@ pub fn is_refutation(score: i32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::POSITIONS;
     use movegen::{Chess, Plunder, Tavreli, Variant};
 
     /// The ordering as it was first written, kept as the reference: every
@@ -357,9 +356,9 @@ mod tests {
         let mut stale = None;
         let mut nodes = 0;
         let mut checked_tt_first = 0;
-        for &(v, fen) in POSITIONS.iter().filter(|(v, _)| *v == variant) {
+        assert_eq!(variant, P::VARIANT);
+        for &fen in variant.bench_positions() {
             let mut pos = P::from_fen(fen).expect("bench FEN");
-            assert_eq!(v, P::VARIANT);
             let mut prev = None;
             for ply in 0..40 {
                 let mut list = MoveList::new();
