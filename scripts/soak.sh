@@ -26,7 +26,7 @@ for v in $variants; do
     illegal=$(grep -c '^\[Termination "rules infraction"\]' "$out/$v.pgn" || true)
     abandoned=$(grep -c '^\[Termination "abandoned"\]' "$out/$v.pgn" || true)
     printf '%-8s games %4s  time forfeits %s  illegal moves %s  abandoned %s  | %s\n' \
-        "$v" "$played" "$time" "$illegal" "$abandoned" "$(grep -m1 -i 'elo' "$out/$v.log" || true)"
+        "$v" "$played" "$time" "$illegal" "$abandoned" "$(grep -m1 '^Elo:' "$out/$v.log" || true)"
     if [ "$time" != 0 ] || [ "$illegal" != 0 ] || [ "$abandoned" != 0 ]; then status=1; fi
 done
 exit "$status"
