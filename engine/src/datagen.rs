@@ -31,7 +31,7 @@ use crate::limits::{EventSink, Options};
 use crate::limits::{Limits, Score, SearchEvent};
 use crate::search::{self, Shared, STACK_SIZE};
 use eval::Evaluate;
-use movegen::{with_variant, Color, MoveList, Outcome, Position, Variant};
+use movegen::{with_variant, Color, MoveList, Outcome, Position, SplitMix, Variant};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -216,36 +216,10 @@ impl Record {
     }
 }
 
-/// SplitMix64: small, fast, and every seed (0 included) gives a good stream.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator from a seed.
-    #[must_use]
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`; the bias for small `n` is negligible).
-    pub fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
-    }
-}
-
 /// The seed of game `index` of a run seeded `seed`.
 #[must_use]
 pub fn game_seed(seed: u64, index: u64) -> u64 {
-    let mut r = Rng::new(seed ^ Rng::new(index).next_u64());
+    let mut r = SplitMix::new(seed ^ SplitMix::new(index).next_u64());
     r.next_u64()
 }
 
@@ -265,7 +239,7 @@ pub struct GameRecord {
 
 /// Tries opening a game with `plies` random legal moves from the start
 /// position until one does not end the game early.
-fn opening<P: Position + Evaluate>(rng: &mut Rng, plies: u64) -> Game<P> {
+fn opening<P: Position + Evaluate>(rng: &mut SplitMix, plies: u64) -> Game<P> {
     loop {
         let mut game = match Game::<P>::new(None) {
             Ok(g) => g,
@@ -322,7 +296,7 @@ fn white_view(v: i32, turn: Color) -> i32 {
 /// Plays game `index` of the run (on a thread with the search's stack size).
 #[must_use]
 pub fn play_game<P: Position + Evaluate>(cfg: &Config, index: u64) -> GameRecord {
-    let mut rng = Rng::new(game_seed(cfg.seed, index));
+    let mut rng = SplitMix::new(game_seed(cfg.seed, index));
     let mut game = opening::<P>(&mut rng, cfg.random_plies);
     let shared = Shared::new(HASH_MB);
     let options = Options {
@@ -582,7 +556,7 @@ mod tests {
         let seeds: std::collections::HashSet<u64> = (0..1000).map(|i| game_seed(7, i)).collect();
         assert_eq!(seeds.len(), 1000);
         assert_ne!(game_seed(7, 0), game_seed(8, 0));
-        let mut r = Rng::new(1);
+        let mut r = SplitMix::new(1);
         let mut counts = [0u32; 4];
         for _ in 0..4000 {
             counts[r.below(4)] += 1;

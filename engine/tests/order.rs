@@ -127,25 +127,13 @@ fn readyok_follows_every_earlier_command() {
     );
 }
 
-/// A tiny deterministic generator for the interleaving test.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        usize::try_from(self.0 % n as u64).unwrap_or(0)
-    }
-}
-
 /// Random interleavings of `position`, `go` (bounded and infinite), `stop`,
 /// `ucinewgame`, `setoption` and `isready` in every variant, written in
 /// bursts: the best moves come in `go` order, one per `go`, each legal in the
 /// position that `go` was given.
 #[test]
 fn interleaved_commands_keep_their_order() {
-    let mut rng = Rng(0x0dde_0dde);
+    let mut rng = movegen::SplitMix::new(0x0dde_0dde);
     let mut s = uci();
     let mut variant = Variant::Chess;
     let mut position = AnyGame::new(variant, None).unwrap();

@@ -18,6 +18,7 @@ mod moves;
 mod plunder;
 mod position;
 mod registry;
+mod rng;
 mod tavreli;
 #[cfg(test)]
 mod test_util;
@@ -33,5 +34,6 @@ pub use plunder::{vest_allowed, MAX_PIECES_PER_SIDE};
 pub use plunder::{Plunder, Vests};
 pub use position::{divide, perft, status, MoveError, Outcome, Position, MAX_PERFT_DEPTH};
 pub use registry::Variant;
+pub use rng::SplitMix;
 pub use tavreli::{home_piece, Tavreli, TavreliUndo, Tower, TowerPiece, TOWER_CAPACITY};
 pub use types::{Color, File, Piece, Rank, Role, Square};

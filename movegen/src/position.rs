@@ -280,18 +280,6 @@ mod tests {
     use super::*;
     use crate::{Chess, Plunder, Tavreli};
 
-    /// A small deterministic generator (xorshift) for the random games.
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n.max(1) as u64) as usize
-        }
-    }
-
     /// The reference: every legal move, filtered.
     fn filtered<P: Position>(p: &P) -> Vec<Move> {
         let mut all = MoveList::new();
@@ -336,7 +324,7 @@ mod tests {
     /// captures, checks and promotions.
     fn tactical_equals_filtered_legal<P: Position>(epd: &str) -> Seen {
         let mut seen = Seen::default();
-        let mut rng = Rng(0x7AC7_1CA1);
+        let mut rng = crate::SplitMix::new(0x7AC7_1CA1);
         for line in epd.lines().filter(|l| !l.trim().is_empty()) {
             let fen = line.split(';').next().unwrap_or(line).trim();
             let root = P::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));

@@ -1,37 +1,13 @@
 //! Helpers shared by the integration tests: a seeded generator, random games,
 //! the reference perft suites of `tests/data/perft/`, and whole-tree consistency checks.
 
-use movegen::{MoveList, Position};
+use movegen::{MoveList, Position, SplitMix};
 use std::path::PathBuf;
-
-/// xorshift64*: reproducible randomness without a dependency.
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator from a non-zero seed.
-    #[must_use]
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed | 1)
-    }
-
-    /// The next value.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// A value below `n` (`n` > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
 
 /// Positions along `games` seeded random games of at most `plies` plies each
 /// (a game stops early at mate or stalemate).
 pub fn random_positions<P: Position>(seed: u64, games: usize, plies: usize) -> Vec<P> {
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix::new(seed);
     let mut out = Vec::new();
     for _ in 0..games {
         let mut pos = P::startpos();

@@ -83,7 +83,7 @@ fn bad_move_strings() {
 
 #[test]
 fn fen_parser_never_panics_on_garbage() {
-    let mut rng = volkhv_tests::Rng::new(7);
+    let mut rng = movegen::SplitMix::new(7);
     let alphabet: Vec<char> = "rnbqkpRNBQKP12345678/ -wbKQkq0123456789e3()=~"
         .chars()
         .collect();

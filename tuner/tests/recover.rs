@@ -3,9 +3,9 @@
 //! compiled-in ("true") weights, the weights are perturbed, and tuning
 //! must bring them back; `K` fitting must find the labels' constant.
 
-use engine::datagen::Rng;
 use eval::weights::{Kind, Table, Trace};
 use eval::Traceable;
+use movegen::SplitMix;
 use movegen::{Chess, MoveList, Tavreli};
 use tuner::{model_eval, sigmoid, Dataset, Settings, Tuner};
 
@@ -14,7 +14,7 @@ const K_TRUE: f64 = 1.6;
 
 /// Positions from random games of `2..=max_plies` plies (one per game,
 /// so they are spread over many material balances).
-fn random_traces<P: Traceable>(games: usize, max_plies: usize, rng: &mut Rng) -> Vec<Trace> {
+fn random_traces<P: Traceable>(games: usize, max_plies: usize, rng: &mut SplitMix) -> Vec<Trace> {
     let mut out = Vec::with_capacity(games);
     let mut list = MoveList::new();
     while out.len() < games {
@@ -37,7 +37,7 @@ fn random_traces<P: Traceable>(games: usize, max_plies: usize, rng: &mut Rng) ->
 
 /// A win (1) or loss (0) for White drawn from the true weights' win
 /// probability.
-fn labelled<P: Traceable>(traces: Vec<Trace>, rng: &mut Rng) -> Dataset {
+fn labelled<P: Traceable>(traces: Vec<Trace>, rng: &mut SplitMix) -> Dataset {
     let truth: Vec<(f64, f64)> = P::table()
         .weights()
         .iter()
@@ -90,7 +90,7 @@ fn recover<P: Traceable>(
     fields: &[&str],
     by: i32,
     epochs: usize,
-    rng: &mut Rng,
+    rng: &mut SplitMix,
 ) -> Vec<Row> {
     let names = P::Table::names();
     let in_fields = |n: &str| {
@@ -172,7 +172,7 @@ fn check_recovery<P: Traceable>(rows: &[Row], info: &[(f64, f64)], halves: usize
 
 #[test]
 fn k_is_fitted_to_the_labels() {
-    let mut rng = Rng::new(5);
+    let mut rng = SplitMix::new(5);
     let data = labelled::<Chess>(random_traces::<Chess>(20_000, 60, &mut rng), &mut rng);
     let mut t = Tuner::new::<Chess>(&data, Settings::default());
     let k = t.fit_k(&data);
@@ -195,7 +195,7 @@ fn k_is_fitted_to_the_labels() {
 /// perturbed by 40 cp and tuned back for 300 epochs, at least `min`
 /// well-determined values checked.
 fn recovery_case<P: Traceable>(seed: u64, games: usize, plies: usize, fields: &[&str], min: usize) {
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix::new(seed);
     let traces = random_traces::<P>(games, plies, &mut rng);
     let info = information::<P>(&traces);
     let data = labelled::<P>(traces, &mut rng);

@@ -334,23 +334,12 @@ mod tests {
         std::iter::from_fn(|| picker.next(pos)).collect()
     }
 
-    /// A small deterministic generator (xorshift) for the random walks.
-    struct Rng(u64);
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n.max(1) as u64) as usize
-        }
-    }
-
     /// Random games from every bench position of the variant: at each node
     /// the picker returns exactly the reference order and scores, with
     /// histories, killers and counter moves that differ from zero, the TT
     /// move absent, legal, or a move of another position.
     fn picker_matches_reference<P: Position + Evaluate>(variant: Variant) {
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut rng = movegen::SplitMix::new(0x9E37_79B9_7F4A_7C15);
         let mut hist = History::new();
         let mut picker = Picker::new();
         let mut stale = None;

@@ -6,7 +6,7 @@
 //! function of the seed, the game number (counted by `ucinewgame`) and the
 //! position, so runs are reproducible.
 
-use matchrunner::openings::SplitMix;
+use matchrunner::openings::seeded;
 use movegen::{with_variant, MoveList, Position, Variant};
 use std::io::{BufRead, Write};
 
@@ -33,7 +33,7 @@ fn pick<P: Position>(
     // The ply count keeps a repeated position from repeating the move, or
     // random games would mostly end in repetition cycles.
     let mut rng =
-        SplitMix::new(seed ^ pos.key() ^ (moves.len() as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
+        seeded(seed ^ pos.key() ^ (moves.len() as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
     Ok(Some(legal[rng.below(legal.len())].to_string()))
 }
 

@@ -732,16 +732,6 @@ fn move_list_capacity_worst_case() {
     assert_eq!(list.iter().filter(|m| m.starts_with("d4")).count(), 35 * 30);
 }
 
-/// A tiny seeded generator so the random games are the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = zobrist::splitmix(self.0);
-        (self.0 % n as u64) as usize
-    }
-}
-
 /// Every move the pseudo-legal generator knows (no king-safety filter).
 fn pseudo_legal(p: &Tavreli) -> Vec<Move> {
     let mut v = Vec::new();
@@ -775,7 +765,7 @@ fn pseudo_legal(p: &Tavreli) -> Vec<Move> {
 /// leaves the own king unattacked.
 #[test]
 fn random_games_keep_invariants() {
-    let mut rng = Rng(0x007A_7E11);
+    let mut rng = crate::SplitMix::new(0x007A_7E11);
     let mut positions = 0;
     let mut tallest = 0;
     for _game in 0..40 {
@@ -928,7 +918,7 @@ const GENERATOR_SEEDS: &[&str] = &[
 #[test]
 fn fast_generator_equals_the_trial_reference() {
     let mut cov = Coverage::default();
-    let mut rng = Rng(0x0051_EE7E);
+    let mut rng = crate::SplitMix::new(0x0051_EE7E);
     for (i, fen) in GENERATOR_SEEDS.iter().enumerate() {
         for _game in 0..12 {
             let mut p = pos(fen);
@@ -1029,7 +1019,7 @@ fn fen_reader_survives_garbage() {
         "1(nP=RqbQnr)6/8/1(prBp=bN)6/1(bP=BP)1(pp=rP)1(pP=HP=Nk)2/5B1(pp=nK)/7P/5(PRh~)2/R5N1 w - - 0 38",
     ];
     let alphabet = b"()=~/12345678KQRBNHPkqrbnhpwx- ed36";
-    let mut rng = Rng(0x00F0_22ED);
+    let mut rng = crate::SplitMix::new(0x00F0_22ED);
     let mut accepted = 0;
     for i in 0..20_000 {
         let mut bytes = seeds[i % seeds.len()].as_bytes().to_vec();
@@ -1133,7 +1123,7 @@ fn king_moves_with_any_group_from_its_tower() {
 /// generator's seeds (pins, checks, double checks, tall towers, en passant).
 #[test]
 fn capture_generator_equals_the_filtered_legal_moves() {
-    let mut rng = Rng(0x00CA_97E5);
+    let mut rng = crate::SplitMix::new(0x00CA_97E5);
     let (mut nodes, mut with_captures, mut in_check) = (0, 0, 0);
     for fen in GENERATOR_SEEDS {
         for _game in 0..6 {
