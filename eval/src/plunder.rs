@@ -356,10 +356,11 @@ mod tests {
         // The queen vest's value plus the queen lines' mobility.
         assert!(vested - plain >= vest_value(Role::Queen, Role::Knight));
         assert!(vest_value(Role::Queen, Role::Knight) >= 200);
-        // A pawn vest on a king is small but positive; on a knight larger.
+        // A pawn vest on a king is worth little (the fitted table puts it
+        // just below zero); on a knight more.
         let king_pawn = vest_value(Role::Pawn, Role::King);
-        assert!(king_pawn > 0 && king_pawn < vest_value(Role::Pawn, Role::Knight));
-        assert!(king_pawn < 10);
+        assert!(king_pawn.abs() < 20, "{king_pawn}");
+        assert!(king_pawn < vest_value(Role::Pawn, Role::Knight));
         // Forbidden vests are worth nothing.
         for &wearer in &Role::ALL[..6] {
             for &vest in &Role::ALL[..5] {

@@ -339,27 +339,32 @@ mod tests {
 
     #[test]
     fn exchanges_take_the_growing_stack() {
-        // Each piece of a taken tower swings the score by 120% of its
-        // value (100 - 25% buried + 45% prisoner).
-        let s = |v: i32| v * 120 / 100;
+        // Each piece of a taken tower swings the score by its material, less
+        // its buried worth, plus its prisoner worth (the table's numbers).
+        let s = |roles: &[Role]| roles.iter().map(|&r| role_swing(r)).sum::<i32>();
+        let (p, n, r, q) = (Role::Pawn, Role::Knight, Role::Rook, Role::Queen);
         // An undefended tower: its whole material.
-        exchange_is("4k3/8/8/3(Qp)4/8/8/3R4/4K3 w - - 0 1", "d2d5", s(1050));
+        exchange_is("4k3/8/8/3(Qp)4/8/8/3R4/4K3 w - - 0 1", "d2d5", s(&[q, p]));
         // A pawn-topped tower defended by a pawn, taken by the rook: black
         // takes back the stack with the rook on it.
         exchange_is(
             "4k3/8/4p3/3(Np)4/8/8/3R4/4K3 w - - 0 1",
             "d2d5",
-            s(420) - s(920),
+            s(&[n, p]) - s(&[n, p, r]),
         );
         // ... unless white can take back again: then black stops.
-        exchange_is("4k3/8/4p3/3(Np)4/2P5/8/3R4/4K3 w - - 0 1", "d2d5", s(420));
+        exchange_is(
+            "4k3/8/4p3/3(Np)4/2P5/8/3R4/4K3 w - - 0 1",
+            "d2d5",
+            s(&[n, p]),
+        );
         // A quiet move onto a square a pawn attacks loses the group.
-        exchange_is("4k3/8/4p3/8/8/8/3R4/4K3 w - - 0 1", "d2d5", -s(500));
+        exchange_is("4k3/8/4p3/8/8/8/3R4/4K3 w - - 0 1", "d2d5", -s(&[r]));
         // Moving only the top of a tower puts only the top at stake.
-        exchange_is("4k3/8/4p3/8/8/8/3(QR)4/4K3 w - - 0 1", "d2d5:1", -s(500));
-        exchange_is("4k3/8/4p3/8/8/8/3(QR)4/4K3 w - - 0 1", "d2d5", -s(1450));
+        exchange_is("4k3/8/4p3/8/8/8/3(QR)4/4K3 w - - 0 1", "d2d5:1", -s(&[r]));
+        exchange_is("4k3/8/4p3/8/8/8/3(QR)4/4K3 w - - 0 1", "d2d5", -s(&[q, r]));
         // A king's group cannot be taken.
-        exchange_is("4k3/8/8/8/8/3p4/4K3/8 w - - 0 1", "e2d3", s(100));
+        exchange_is("4k3/8/8/8/8/3p4/4K3/8 w - - 0 1", "e2d3", s(&[p]));
     }
 
     #[test]
