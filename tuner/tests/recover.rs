@@ -216,5 +216,5 @@ fn chess_material_and_mobility_come_back() {
 
 #[test]
 fn tavreli_flat_weights_come_back() {
-    recovery_case::<Tavreli>(2, 12_000, 120, &["material", "prisoner"], 5);
+    recovery_case::<Tavreli>(2, 40_000, 120, &["material", "prisoner"], 5);
 }
