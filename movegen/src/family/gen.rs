@@ -436,6 +436,7 @@ impl<V: Layer> Family<V> {
 
     /// Unvested pawns, set-wise; `pin_line` narrows their moves (FULL when
     /// none of them is pinned).
+    #[inline(always)]
     fn pawn_moves<S: Sink<V::Opts>>(
         &self,
         sink: &mut S,

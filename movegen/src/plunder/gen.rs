@@ -13,28 +13,19 @@ use crate::types::Role;
 use crate::types::Square;
 
 /// Plunder choices of captures: capturing on a square of `victims[i]`
-/// offers a vest of `VEST_ROLES[i]`; a mover may take it if bit `i` of
-/// `allowed` is set (the vest is allowed on its type after the move and is
-/// not the vest it keeps, so it is new).
+/// offers a vest of `VEST_ROLES[i]`. The sets of a mover's choices hold only
+/// the kinds it may take (the vest is allowed on its type after the move and
+/// is not the vest it keeps, so it is new): the generator's counts and pushes
+/// then need no mask test per kind.
 #[derive(Clone, Copy, Default)]
 pub struct Opts {
     victims: [Bitboard; 5],
-    allowed: u8,
 }
 
 impl Opts {
     /// The choices capturing each piece of `victims` offers anyone.
     pub(super) fn victims(victims: [Bitboard; 5]) -> Opts {
-        Opts {
-            victims,
-            allowed: 0b11111,
-        }
-    }
-
-    /// `true` if kind `i` may be taken.
-    #[inline]
-    fn allows(&self, i: usize) -> bool {
-        self.allowed >> i & 1 != 0
+        Opts { victims }
     }
 }
 
@@ -45,16 +36,15 @@ impl Choices for Opts {
         if caps.is_empty() {
             return 0;
         }
-        let v = &self.victims;
-        let n = |i: usize| u64::from((caps & v[i]).count()) * u64::from(self.allowed >> i & 1);
-        n(0) + n(1) + n(2) + n(3) + n(4)
+        let n = |v: Bitboard| u64::from((caps & v).count());
+        self.victims.into_iter().map(n).sum()
     }
 
     #[inline]
     fn push_choices(&self, list: &mut MoveList, m: Move) {
         let to = m.to();
-        for (i, vest) in VEST_ROLES.into_iter().enumerate() {
-            if self.allows(i) && self.victims[i].contains(to) {
+        for (victims, vest) in self.victims.into_iter().zip(VEST_ROLES) {
+            if victims.contains(to) {
                 list.push(m.with_vest(vest));
             }
         }
@@ -69,10 +59,13 @@ pub(super) fn choices(victims: &Opts, wearer: Role, kept: Option<Role>) -> Opts 
     if let Some(v) = kept {
         allowed &= !(1 << v.index());
     }
-    Opts {
-        victims: victims.victims,
-        allowed,
+    let mut mine = victims.victims;
+    for (i, set) in mine.iter_mut().enumerate() {
+        if allowed >> i & 1 == 0 {
+            *set = Bitboard::EMPTY;
+        }
     }
+    Opts { victims: mine }
 }
 
 /// Pawn pushes of a piece of the side to move on `from`: (single push square
