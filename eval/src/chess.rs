@@ -142,16 +142,10 @@ pub fn see_ge(board: &Board, turn: Color, m: Move, threshold: i32) -> bool {
             break;
         }
         res = !res;
-        let Some((role, sq)) = [
-            Role::Pawn,
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-            Role::King,
-        ]
-        .into_iter()
-        .find_map(|r| (ours & board.by_role(r)).first().map(|sq| (r, sq))) else {
+        let Some((role, sq)) = Role::CHESS
+            .into_iter()
+            .find_map(|r| (ours & board.by_role(r)).first().map(|sq| (r, sq)))
+        else {
             break;
         };
         if role == Role::King {

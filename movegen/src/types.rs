@@ -126,6 +126,17 @@ impl Role {
         }
     }
 
+    /// The six roles of chess, cheapest first (the order exchanges try
+    /// attackers in).
+    pub const CHESS: [Role; 6] = [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+        Role::King,
+    ];
+
     /// All roles, helgi last.
     pub const ALL: [Role; 7] = [
         Role::Pawn,

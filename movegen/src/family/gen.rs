@@ -60,8 +60,16 @@ pub trait Sink<O: Choices> {
     fn promotions(&mut self, from: Square, to: Bitboard, them: Bitboard, opts: &[O; 4], vest: bool);
     /// Ordinary pawn moves to `targets` from `target − delta` (no promotion).
     fn pawns(&mut self, targets: Bitboard, delta: i8, kind: MoveKind, capture: bool, opts: &O);
-    /// Ordinary promotions to `targets` from `target − delta`.
-    fn pawn_promotions(&mut self, targets: Bitboard, delta: i8, capture: bool, opts: &[O; 4]);
+    /// Ordinary promotions to `targets` from `target − delta`: by default
+    /// one pawn at a time through `promotions`.
+    #[inline]
+    fn pawn_promotions(&mut self, targets: Bitboard, delta: i8, capture: bool, opts: &[O; 4]) {
+        let them = if capture { targets } else { Bitboard::EMPTY };
+        for to in targets {
+            let one = Bitboard::from_square(to);
+            self.promotions(to.shift(-delta), one, them & one, opts, false);
+        }
+    }
     /// One move.
     fn one(&mut self, m: Move);
 }
@@ -123,15 +131,6 @@ impl<O: Choices> Sink<O> for MoveList {
     }
 
     #[inline]
-    fn pawn_promotions(&mut self, targets: Bitboard, delta: i8, capture: bool, opts: &[O; 4]) {
-        let them = if capture { targets } else { Bitboard::EMPTY };
-        for to in targets {
-            let one = Bitboard::from_square(to);
-            self.promotions(to.shift(-delta), one, them & one, opts, false);
-        }
-    }
-
-    #[inline]
     fn one(&mut self, m: Move) {
         self.push(m);
     }
@@ -171,15 +170,6 @@ impl<O: Choices> Sink<O> for Tactical<'_> {
     fn pawns(&mut self, targets: Bitboard, delta: i8, kind: MoveKind, capture: bool, opts: &O) {
         if capture {
             self.0.pawns(targets, delta, kind, capture, opts);
-        }
-    }
-
-    #[inline]
-    fn pawn_promotions(&mut self, targets: Bitboard, delta: i8, capture: bool, opts: &[O; 4]) {
-        let them = if capture { targets } else { Bitboard::EMPTY };
-        for to in targets {
-            let one = Bitboard::from_square(to);
-            self.promotions(to.shift(-delta), one, them & one, opts, false);
         }
     }
 
