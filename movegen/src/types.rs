@@ -138,15 +138,10 @@ impl Role {
     ];
 
     /// All roles, helgi last.
-    pub const ALL: [Role; 7] = [
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-        Role::King,
-        Role::Helgi,
-    ];
+    pub const ALL: [Role; 7] = {
+        let c = Role::CHESS;
+        [c[0], c[1], c[2], c[3], c[4], c[5], Role::Helgi]
+    };
 
     /// Index for tables sized 7.
     #[must_use]
