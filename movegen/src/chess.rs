@@ -17,6 +17,7 @@ impl Layer for NoVests {
     const VARIANT: Variant = Variant::Chess;
     const ORDER: Order = Order::CHESS;
     type Opts = NoChoices;
+    const BARE: NoVests = NoVests;
 
     fn read_board(field: &str) -> Result<(Board, NoVests), FenError> {
         let board = Board::parse(field, None)?;

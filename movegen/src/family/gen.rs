@@ -223,14 +223,12 @@ impl<O: Choices> Sink<O> for Counter {
 }
 
 /// What every generator step needs about the position.
-pub struct Ctx<O> {
+pub struct Ctx {
     pub(crate) us: Color,
     pub(crate) ours: Bitboard,
     pub(crate) them: Bitboard,
     pub(crate) occ: Bitboard,
     pub(crate) king: Square,
-    /// The choices capturing each enemy piece offers.
-    pub(crate) victims: O,
     /// Where a move other than the king's must end: anywhere but on an own
     /// piece, or, in check, on the checker or between it and the king.
     target: Bitboard,
@@ -241,7 +239,7 @@ pub struct Ctx<O> {
     enemy_king: Bitboard,
 }
 
-impl<O> Ctx<O> {
+impl Ctx {
     /// `true` if the enemy attacks `sq` with occupancy `occ` (cheap tests
     /// first).
     #[inline]
@@ -280,14 +278,32 @@ impl<O> Ctx<O> {
 }
 
 impl<V: Layer> Family<V> {
+    /// The choices of a mover of type `wearer` still wearing `kept` after
+    /// the move.
     #[inline(always)]
-    fn context(&self) -> Ctx<V::Opts> {
+    pub(crate) fn choices(&self, wearer: Role, kept: Option<Role>) -> V::Opts {
+        self.layer.choices(&self.board, wearer, kept)
+    }
+
+    /// The vest layer, or with `BARE` (the position wears no vest) the
+    /// empty one: a constant the compiler folds every vest query of.
+    #[inline(always)]
+    fn layer_for<const BARE: bool>(&self) -> V {
+        if BARE {
+            V::BARE
+        } else {
+            self.layer
+        }
+    }
+
+    #[inline(always)]
+    fn context<const BARE: bool>(&self) -> Ctx {
         let us = self.turn;
         let b = &self.board;
         let ours = b.by_color(us);
         let them = b.by_color(us.flip());
         let king = b.king(us);
-        let enemy = self.movers().within(them);
+        let enemy = self.movers_in(&self.layer_for::<BARE>()).within(them);
         let occ = ours | them;
         Ctx {
             us,
@@ -295,7 +311,6 @@ impl<V: Layer> Family<V> {
             them,
             occ,
             king,
-            victims: self.layer.victims(b, them),
             target: match self.checkers.first() {
                 Some(c) => attacks::between(king, c) | self.checkers,
                 None => !ours,
@@ -307,11 +322,24 @@ impl<V: Layer> Family<V> {
     }
 
     pub(crate) fn generate<S: Sink<V::Opts>>(&self, sink: &mut S) {
-        let cx = self.context();
-        self.king_steps(sink, &cx);
+        // Most positions wear no vest at all (every chess one): a copy of
+        // the generator that knows it skips the vest queries.
+        if self.layer.vested().is_empty() {
+            self.generate_with::<S, true>(sink);
+        } else {
+            self.generate_with::<S, false>(sink);
+        }
+    }
+
+    #[inline(always)]
+    fn generate_with<S: Sink<V::Opts>, const BARE: bool>(&self, sink: &mut S) {
+        let cx = self.context::<BARE>();
+        self.king_steps::<S, BARE>(sink, &cx);
         if V::ORDER.specials_first {
             let castled = self.castlings(sink, &cx);
-            V::king_vest_moves(self, sink, &cx, castled);
+            if !BARE {
+                V::king_vest_moves(self, sink, &cx, castled);
+            }
             if let Some(ep) = self.ep {
                 self.en_passant(sink, ep);
             }
@@ -319,14 +347,16 @@ impl<V: Layer> Family<V> {
         if self.checkers.more_than_one() {
             return;
         }
-        self.piece_moves(sink, &cx);
-        let pawns = self.board.pieces(cx.us, Role::Pawn) - self.layer.vested();
-        self.pawn_moves(sink, &cx, pawns - cx.pinned, Bitboard::FULL);
+        self.piece_moves::<S, BARE>(sink, &cx);
+        let pawns = self.board.pieces(cx.us, Role::Pawn) - self.layer_for::<BARE>().vested();
+        self.pawn_moves::<S, BARE>(sink, &cx, pawns - cx.pinned, Bitboard::FULL);
         for from in pawns & cx.pinned {
             let line = attacks::line(cx.king, from);
-            self.pawn_moves(sink, &cx, Bitboard::from_square(from), line);
+            self.pawn_moves::<S, BARE>(sink, &cx, Bitboard::from_square(from), line);
         }
-        V::vested_pieces(self, sink, &cx);
+        if !BARE {
+            V::vested_pieces(self, sink, &cx);
+        }
         if !V::ORDER.specials_first {
             if let Some(ep) = self.ep {
                 self.en_passant(sink, ep);
@@ -337,17 +367,18 @@ impl<V: Layer> Family<V> {
 
     /// The king's own steps (vest moves are the layer's).
     #[inline]
-    fn king_steps<S: Sink<V::Opts>>(&self, sink: &mut S, cx: &Ctx<V::Opts>) {
+    fn king_steps<S: Sink<V::Opts>, const BARE: bool>(&self, sink: &mut S, cx: &Ctx) {
         let steps = attacks::king(cx.king) - cx.ours;
         let steps = if S::QUIETS { steps } else { steps & cx.them };
         let safe = cx.safe_for_king(steps);
-        let opts = V::choices(&cx.victims, Role::King, self.layer.vest_at(cx.king));
+        let vests = self.layer_for::<BARE>();
+        let opts = vests.choices(&self.board, Role::King, vests.vest_at(cx.king));
         sink.moves(cx.king, safe, cx.them, &opts, false);
     }
 
     /// Castling moves; returns the king's targets of those generated.
     #[inline]
-    fn castlings<S: Sink<V::Opts>>(&self, sink: &mut S, cx: &Ctx<V::Opts>) -> Bitboard {
+    fn castlings<S: Sink<V::Opts>>(&self, sink: &mut S, cx: &Ctx) -> Bitboard {
         let mut castled = Bitboard::EMPTY;
         // Castling is never tactical. The targets it returns only remove
         // plunder king vest moves onto them, and a castling target lies
@@ -373,11 +404,12 @@ impl<V: Layer> Family<V> {
     /// Knights, bishops, rooks and queens without a vest, in the variant's
     /// order.
     #[inline]
-    fn piece_moves<S: Sink<V::Opts>>(&self, sink: &mut S, cx: &Ctx<V::Opts>) {
+    fn piece_moves<S: Sink<V::Opts>, const BARE: bool>(&self, sink: &mut S, cx: &Ctx) {
         let b = &self.board;
-        let plain = cx.ours - self.layer.vested();
+        let vests = self.layer_for::<BARE>();
+        let plain = cx.ours - vests.vested();
         let occ = cx.occ;
-        let opts = |role| V::choices(&cx.victims, role, None);
+        let opts = |role| vests.choices(b, role, None);
         let (n, bi, r, q) = (
             opts(Role::Knight),
             opts(Role::Bishop),
@@ -408,7 +440,7 @@ impl<V: Layer> Family<V> {
     fn moves_of<'o, S: Sink<V::Opts>>(
         &self,
         sink: &mut S,
-        cx: &Ctx<V::Opts>,
+        cx: &Ctx,
         pieces: Bitboard,
         reach: impl Fn(Square) -> Bitboard,
         opts: impl Fn(Square) -> &'o V::Opts,
@@ -427,10 +459,10 @@ impl<V: Layer> Family<V> {
     /// Unvested pawns, set-wise; `pin_line` narrows their moves (FULL when
     /// none of them is pinned).
     #[inline(always)]
-    fn pawn_moves<S: Sink<V::Opts>>(
+    fn pawn_moves<S: Sink<V::Opts>, const BARE: bool>(
         &self,
         sink: &mut S,
-        cx: &Ctx<V::Opts>,
+        cx: &Ctx,
         pawns: Bitboard,
         pin_line: Bitboard,
     ) {
@@ -443,9 +475,10 @@ impl<V: Layer> Family<V> {
         let third = Bitboard::rank(us.relative_rank(2));
         let empty = !cx.occ;
         let mask = cx.target & pin_line;
-        let pawn_opts = V::choices(&cx.victims, Role::Pawn, None);
+        let vests = self.layer_for::<BARE>();
+        let pawn_opts = vests.choices(&self.board, Role::Pawn, None);
         // Built only where a pawn promotes (few nodes).
-        let promo_opts = || PROMOTIONS.map(|r| V::choices(&cx.victims, r, None));
+        let promo_opts = || PROMOTIONS.map(|r| vests.choices(&self.board, r, None));
 
         let single = shift(pawns, fwd) & empty;
         let double = shift(single & third, fwd) & empty & mask;

@@ -189,6 +189,8 @@ pub trait Layer: Copy + Eq + Send + Sync + fmt::Debug + 'static {
     const VARIANT: Variant;
     /// The generation order.
     const ORDER: Order;
+    /// The layer without any vest.
+    const BARE: Self;
     /// The plunder choices a capture offers.
     type Opts: Choices;
 
@@ -238,16 +240,10 @@ pub trait Layer: Copy + Eq + Send + Sync + fmt::Debug + 'static {
         }
     }
 
-    /// The choices offered by capturing each enemy piece of `them` (before
-    /// [`Layer::choices`] narrows them to a mover).
-    fn victims(&self, _board: &Board, _them: Bitboard) -> Self::Opts {
+    /// The choices of the captures of a mover of type `wearer` still
+    /// wearing `kept` after the move.
+    fn choices(&self, _board: &Board, _wearer: Role, _kept: Option<Role>) -> Self::Opts {
         Self::Opts::default()
-    }
-
-    /// The choices of a mover of type `wearer` still wearing `kept` after
-    /// the move, out of `victims`.
-    fn choices(victims: &Self::Opts, _wearer: Role, _kept: Option<Role>) -> Self::Opts {
-        *victims
     }
 
     /// The king's vest moves; `castled` holds the castling targets generated
@@ -255,18 +251,13 @@ pub trait Layer: Copy + Eq + Send + Sync + fmt::Debug + 'static {
     fn king_vest_moves<S: Sink<Self::Opts>>(
         _pos: &Family<Self>,
         _sink: &mut S,
-        _cx: &Ctx<Self::Opts>,
+        _cx: &Ctx,
         _castled: Bitboard,
     ) {
     }
 
     /// The moves of the vested pieces other than the king.
-    fn vested_pieces<S: Sink<Self::Opts>>(
-        _pos: &Family<Self>,
-        _sink: &mut S,
-        _cx: &Ctx<Self::Opts>,
-    ) {
-    }
+    fn vested_pieces<S: Sink<Self::Opts>>(_pos: &Family<Self>, _sink: &mut S, _cx: &Ctx) {}
 
     /// The moves a legal en-passant capture `base` from `from` onto `ep`
     /// becomes.
@@ -354,8 +345,14 @@ impl<V: Layer> Family<V> {
     /// Pieces of both colours by the way they attack, vests included.
     #[inline]
     fn movers(&self) -> Movers {
+        self.movers_in(&self.layer)
+    }
+
+    /// The same with the vests of `layer` (this position's, or none).
+    #[inline(always)]
+    fn movers_in(&self, layer: &V) -> Movers {
         let b = &self.board;
-        let v = self.layer.vest_movers();
+        let v = layer.vest_movers();
         Movers {
             rooks: b.rook_movers() | v.rooks,
             bishops: b.bishop_movers() | v.bishops,

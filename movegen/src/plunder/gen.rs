@@ -3,30 +3,33 @@
 //! moves, en passant by pawn-vested pieces, and the two move-string
 //! collisions of RULES.md §3.4.
 
-use super::{vest_allowed, Plunder, ALLOWED, VEST_ROLES};
+use super::{vest_allowed, Plunder, Vests, ALLOWED, VEST_ROLES};
 use crate::attacks;
 use crate::bitboard::Bitboard;
+use crate::board::Board;
 use crate::family::{shift, Choices, Ctx, Sink, PROMOTIONS};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use crate::types::Role;
 use crate::types::Square;
 
-/// Plunder choices of captures: capturing on a square of `victims[i]`
-/// offers a vest of `VEST_ROLES[i]`. The sets of a mover's choices hold only
-/// the kinds it may take (the vest is allowed on its type after the move and
-/// is not the vest it keeps, so it is new): the generator's counts and pushes
-/// then need no mask test per kind.
+/// Plunder choices of a mover's captures. A victim offers the vests of its
+/// type and of the vest it wears, never one kind twice (a vest adds moves
+/// its wearer lacks), and the mover takes only the kinds allowed on its type
+/// after the move other than the vest it keeps (RULES.md §3.2: the outcome
+/// must be new). The sets need not exclude own pieces or the enemy king:
+/// the generator asks only about squares of enemy pieces other than the
+/// king (a legal position never lets the king be captured).
 #[derive(Clone, Copy, Default)]
 pub struct Opts {
+    /// By vest kind, the squares whose capture offers it: pushing a
+    /// capture's choices then needs no mask test per kind.
     victims: [Bitboard; 5],
-}
-
-impl Opts {
-    /// The choices capturing each piece of `victims` offers anyone.
-    pub(super) fn victims(victims: [Bitboard; 5]) -> Opts {
-        Opts { victims }
-    }
+    /// Squares whose piece's type, and those whose worn vest, is a choice:
+    /// counting takes two popcounts, not one per kind (the bulk counter
+    /// reads only these, so `victims` folds away there).
+    by_type: Bitboard,
+    by_vest: Bitboard,
 }
 
 impl Choices for Opts {
@@ -36,8 +39,7 @@ impl Choices for Opts {
         if caps.is_empty() {
             return 0;
         }
-        let n = |v: Bitboard| u64::from((caps & v).count());
-        self.victims.into_iter().map(n).sum()
+        u64::from((caps & self.by_type).count()) + u64::from((caps & self.by_vest).count())
     }
 
     #[inline]
@@ -51,26 +53,37 @@ impl Choices for Opts {
     }
 }
 
-/// The choices of a mover of type `wearer` that keeps `kept` after the move
-/// (RULES.md §3.2: only distinct, new outcomes are moves).
+/// The choices of a mover of type `wearer` that keeps `kept` after the move.
 #[inline]
-pub(super) fn choices(victims: &Opts, wearer: Role, kept: Option<Role>) -> Opts {
-    let mut allowed = ALLOWED[wearer.index()];
-    if let Some(v) = kept {
-        allowed &= !(1 << v.index());
-    }
-    let mut mine = victims.victims;
-    for (i, set) in mine.iter_mut().enumerate() {
+pub(super) fn choices(vests: &Vests, board: &Board, wearer: Role, kept: Option<Role>) -> Opts {
+    let mut opts = Opts {
+        victims: [Bitboard::EMPTY; 5],
+        by_type: Bitboard::FULL,
+        by_vest: vests.all,
+    };
+    let refuse = |opts: &mut Opts, i: usize, role: Role| {
+        opts.by_type = opts.by_type - board.by_role(role);
+        opts.by_vest = opts.by_vest - vests.by_kind[i];
+        opts.victims[i] = Bitboard::EMPTY;
+    };
+    // `wearer` is a constant at most call sites: this loop folds away.
+    let allowed = ALLOWED[wearer.index()];
+    for (i, role) in VEST_ROLES.into_iter().enumerate() {
         if allowed >> i & 1 == 0 {
-            *set = Bitboard::EMPTY;
+            refuse(&mut opts, i, role);
+        } else {
+            opts.victims[i] = board.by_role(role) | vests.by_kind[i];
         }
     }
-    Opts { victims: mine }
+    if let Some(k) = kept {
+        refuse(&mut opts, k.index(), k);
+    }
+    opts
 }
 
 /// Pawn pushes of a piece of the side to move on `from`: (single push square
 /// if empty, double push square if from the own 2nd rank and both empty).
-fn pushes(cx: &Ctx<Opts>, from: Square) -> (Bitboard, Bitboard) {
+fn pushes(cx: &Ctx, from: Square) -> (Bitboard, Bitboard) {
     let fwd = cx.us.forward();
     let empty = !cx.occ;
     let single = shift(Bitboard::from_square(from), fwd) & empty;
@@ -84,12 +97,7 @@ fn pushes(cx: &Ctx<Opts>, from: Square) -> (Bitboard, Bitboard) {
 
 /// A vested piece other than the king (RULES.md §3.3): own moves keep the
 /// vest; vest moves are the vest's moves the piece could not make itself.
-pub(super) fn vested_piece<S: Sink<Opts>>(
-    pos: &Plunder,
-    sink: &mut S,
-    cx: &Ctx<Opts>,
-    from: Square,
-) {
+pub(super) fn vested_piece<S: Sink<Opts>>(pos: &Plunder, sink: &mut S, cx: &Ctx, from: Square) {
     let (Some(role), Some(vest)) = (pos.board.role_at(from), pos.vest_at(from)) else {
         return;
     };
@@ -99,9 +107,9 @@ pub(super) fn vested_piece<S: Sink<Opts>>(
     }
     let mask = cx.mask(from);
     let own = attacks::piece(role, cx.us, from, cx.occ) - cx.ours;
-    let own_opts = choices(&cx.victims, role, Some(vest));
+    let own_opts = pos.choices(role, Some(vest));
     sink.moves(from, own & mask, cx.them, &own_opts, false);
-    let vest_opts = choices(&cx.victims, role, None);
+    let vest_opts = pos.choices(role, None);
     if vest == Role::Pawn {
         // Rooks and queens reach the double-push square by their own slide
         // (ordinary, no en-passant square); knights and bishops double-push
@@ -129,13 +137,7 @@ pub(super) fn vested_piece<S: Sink<Opts>>(
 /// A pawn wearing `vest` (N B R Q): its own pawn moves, promotions
 /// included, keep the vest where the new type may wear it; the vest's moves
 /// it could not make as a pawn are vest moves, and promote on the last rank.
-fn vested_pawn<S: Sink<Opts>>(
-    pos: &Plunder,
-    sink: &mut S,
-    cx: &Ctx<Opts>,
-    from: Square,
-    vest: Role,
-) {
+fn vested_pawn<S: Sink<Opts>>(pos: &Plunder, sink: &mut S, cx: &Ctx, from: Square, vest: Role) {
     let us = cx.us;
     let (single, double) = pushes(cx, from);
     let own_caps = attacks::pawn(us, from) & cx.them;
@@ -154,13 +156,13 @@ fn vested_pawn<S: Sink<Opts>>(
         }
     }
     let last = Bitboard::rank(us.relative_rank(7));
-    let own_opts = choices(&cx.victims, Role::Pawn, Some(vest));
+    let own_opts = pos.choices(Role::Pawn, Some(vest));
     let own_promo = PROMOTIONS.map(|r| {
         let kept = Some(vest).filter(|&v| vest_allowed(v, r));
-        choices(&cx.victims, r, kept)
+        pos.choices(r, kept)
     });
-    let vest_opts = choices(&cx.victims, Role::Pawn, None);
-    let vest_promo = PROMOTIONS.map(|r| choices(&cx.victims, r, None));
+    let vest_opts = pos.choices(Role::Pawn, None);
+    let vest_promo = PROMOTIONS.map(|r| pos.choices(r, None));
     let mask = cx.mask(from);
     let own = (single | own_caps) & mask;
     let vest_targets = vest_targets & mask;
@@ -179,7 +181,7 @@ fn vested_pawn<S: Sink<Opts>>(
 pub(super) fn king_vest_moves<S: Sink<Opts>>(
     pos: &Plunder,
     sink: &mut S,
-    cx: &Ctx<Opts>,
+    cx: &Ctx,
     castled: Bitboard,
 ) {
     let king = cx.king;
@@ -205,7 +207,7 @@ pub(super) fn king_vest_moves<S: Sink<Opts>>(
     let steps = attacks::king(king) - cx.ours;
     let reach = attacks::piece(vest, us, king, cx.occ) - cx.ours - steps;
     let reach = cx.safe_for_king(reach) - castled;
-    let vest_opts = choices(&cx.victims, Role::King, None);
+    let vest_opts = pos.choices(Role::King, None);
     sink.moves(king, reach, cx.them, &vest_opts, true);
 }
 

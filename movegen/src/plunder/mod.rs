@@ -138,6 +138,10 @@ impl Layer for Vests {
     const VARIANT: Variant = Variant::Plunder;
     const ORDER: Order = Order::PLUNDER;
     type Opts = Opts;
+    const BARE: Vests = Vests {
+        by_kind: [Bitboard::EMPTY; 5],
+        all: Bitboard::EMPTY,
+    };
 
     /// Pawns may stand on their own first rank (a vest move can take them
     /// there); at most 16 pieces a side.
@@ -228,31 +232,16 @@ impl Layer for Vests {
         }
     }
 
-    /// A capture offers the captured type's vest and the vest it wore.
     #[inline]
-    fn victims(&self, board: &Board, them: Bitboard) -> Opts {
-        let mut victims = [Bitboard::EMPTY; 5];
-        for (i, v) in victims.iter_mut().enumerate() {
-            *v = them & (board.by_role(VEST_ROLES[i]) | self.by_kind[i]);
-        }
-        Opts::victims(victims)
+    fn choices(&self, board: &Board, wearer: Role, kept: Option<Role>) -> Opts {
+        gen::choices(self, board, wearer, kept)
     }
 
-    #[inline]
-    fn choices(victims: &Opts, wearer: Role, kept: Option<Role>) -> Opts {
-        gen::choices(victims, wearer, kept)
-    }
-
-    fn king_vest_moves<S: Sink<Opts>>(
-        pos: &Plunder,
-        sink: &mut S,
-        cx: &Ctx<Opts>,
-        castled: Bitboard,
-    ) {
+    fn king_vest_moves<S: Sink<Opts>>(pos: &Plunder, sink: &mut S, cx: &Ctx, castled: Bitboard) {
         gen::king_vest_moves(pos, sink, cx, castled);
     }
 
-    fn vested_pieces<S: Sink<Opts>>(pos: &Plunder, sink: &mut S, cx: &Ctx<Opts>) {
+    fn vested_pieces<S: Sink<Opts>>(pos: &Plunder, sink: &mut S, cx: &Ctx) {
         for from in pos.layer.vested() & (cx.ours - Bitboard::from_square(cx.king)) {
             gen::vested_piece(pos, sink, cx, from);
         }
