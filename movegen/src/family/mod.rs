@@ -385,8 +385,14 @@ impl<V: Layer> Family<V> {
     /// gives check, so kings are left out).
     #[inline(always)]
     fn compute_checkers(&self) -> Bitboard {
+        self.compute_checkers_in(&self.layer)
+    }
+
+    /// The same with the vests of `layer` (this position's, or none).
+    #[inline(always)]
+    fn compute_checkers_in(&self, layer: &V) -> Bitboard {
         let b = &self.board;
-        let m = self.movers();
+        let m = self.movers_in(layer);
         let king = b.king(self.turn);
         let occ = b.occupied();
         ((attacks::rook(king, occ) & m.rooks)
@@ -443,12 +449,14 @@ impl<V: Layer> Family<V> {
 
     /// Removes the enemy piece on `sq` (with its vest), if any.
     #[inline]
-    fn capture_at(&mut self, sq: Square) {
+    fn capture_at<const BARE: bool>(&mut self, sq: Square) {
         let Some(role) = self.board.role_at(sq) else {
             return;
         };
         let them = self.turn.flip();
-        self.layer.lift(sq, them, &mut self.key);
+        if !BARE {
+            self.layer.lift(sq, them, &mut self.key);
+        }
         self.board.remove(sq, Piece::new(them, role));
         self.key ^= zobrist::piece(them, role, sq);
         self.halfmoves = 0;
@@ -464,13 +472,68 @@ impl<V: Layer> Family<V> {
 
     /// Moves king and rook of the side to move castling from `from` to `to`.
     #[inline]
-    fn castle(&mut self, from: Square, to: Square) {
+    fn castle<const BARE: bool>(&mut self, from: Square, to: Square) {
         let us = self.turn;
         let cs = CASTLES[us.index()][usize::from(to.file() < from.file())];
         self.shift_piece(from, to, Piece::new(us, Role::King));
         self.shift_piece(cs.rook_from, cs.rook_to, Piece::new(us, Role::Rook));
-        self.layer
-            .carry(cs.rook_from, cs.rook_to, us, &mut self.key);
+        if !BARE {
+            self.layer
+                .carry(cs.rook_from, cs.rook_to, us, &mut self.key);
+        }
+    }
+
+    /// `make` without the undo; with `BARE`, in a position wearing no vest
+    /// (so nothing to lift or carry, and checkers come from the board
+    /// alone unless the move took a vest).
+    #[inline(always)]
+    fn make_in<const BARE: bool>(&mut self, m: Move) {
+        let us = self.turn;
+        let (from, to) = (m.from(), m.to());
+        let Some(role) = self.board.role_at(from) else {
+            debug_assert!(false, "make: no piece on {from}");
+            return;
+        };
+        clear_ep(&mut self.ep, &mut self.key);
+        self.halfmoves += 1;
+        if role == Role::Pawn {
+            self.halfmoves = 0;
+        }
+        let carried = if BARE {
+            None
+        } else {
+            self.layer.lift(from, us, &mut self.key)
+        };
+        let mut role_after = role;
+        match m.kind() {
+            MoveKind::Normal | MoveKind::DoublePush => {
+                self.capture_at::<BARE>(to);
+                self.shift_piece(from, to, Piece::new(us, role));
+                if let Some(promo) = m.promotion() {
+                    self.board.remove(to, Piece::new(us, role));
+                    self.board.put(to, Piece::new(us, promo));
+                    self.key ^= zobrist::piece(us, role, to) ^ zobrist::piece(us, promo, to);
+                    role_after = promo;
+                }
+            }
+            MoveKind::EnPassant => {
+                self.capture_at::<BARE>(to.shift(-us.forward()));
+                self.shift_piece(from, to, Piece::new(us, role));
+            }
+            MoveKind::Castle => self.castle::<BARE>(from, to),
+        }
+        self.layer.dress(m, role_after, us, carried, &mut self.key);
+        let rights = self.castling & CASTLE_KEEP[from.index()] & CASTLE_KEEP[to.index()];
+        set_castling(&mut self.castling, &mut self.key, rights);
+        pass_turn(&mut self.turn, &mut self.fullmoves, &mut self.key);
+        self.checkers = if BARE && self.layer.vested().is_empty() {
+            self.compute_checkers_in(&V::BARE)
+        } else {
+            self.compute_checkers()
+        };
+        if m.kind() == MoveKind::DoublePush {
+            self.set_ep_if_legal(from.shift(us.forward()));
+        }
     }
 }
 
@@ -584,43 +647,11 @@ impl<V: Layer> Position for Family<V> {
 
     fn make(&mut self, m: Move) -> Family<V> {
         let prev = *self;
-        let us = self.turn;
-        let (from, to) = (m.from(), m.to());
-        let Some(role) = self.board.role_at(from) else {
-            debug_assert!(false, "make: no piece on {from}");
-            return prev;
-        };
-        clear_ep(&mut self.ep, &mut self.key);
-        self.halfmoves += 1;
-        if role == Role::Pawn {
-            self.halfmoves = 0;
-        }
-        let carried = self.layer.lift(from, us, &mut self.key);
-        let mut role_after = role;
-        match m.kind() {
-            MoveKind::Normal | MoveKind::DoublePush => {
-                self.capture_at(to);
-                self.shift_piece(from, to, Piece::new(us, role));
-                if let Some(promo) = m.promotion() {
-                    self.board.remove(to, Piece::new(us, role));
-                    self.board.put(to, Piece::new(us, promo));
-                    self.key ^= zobrist::piece(us, role, to) ^ zobrist::piece(us, promo, to);
-                    role_after = promo;
-                }
-            }
-            MoveKind::EnPassant => {
-                self.capture_at(to.shift(-us.forward()));
-                self.shift_piece(from, to, Piece::new(us, role));
-            }
-            MoveKind::Castle => self.castle(from, to),
-        }
-        self.layer.dress(m, role_after, us, carried, &mut self.key);
-        let rights = self.castling & CASTLE_KEEP[from.index()] & CASTLE_KEEP[to.index()];
-        set_castling(&mut self.castling, &mut self.key, rights);
-        pass_turn(&mut self.turn, &mut self.fullmoves, &mut self.key);
-        self.checkers = self.compute_checkers();
-        if m.kind() == MoveKind::DoublePush {
-            self.set_ep_if_legal(from.shift(us.forward()));
+        // Most positions wear no vest (every chess one).
+        if self.layer.vested().is_empty() {
+            self.make_in::<true>(m);
+        } else {
+            self.make_in::<false>(m);
         }
         prev
     }
