@@ -377,7 +377,9 @@ impl<V: Layer> Family<V> {
     }
 
     /// Castling moves; returns the king's targets of those generated.
-    #[inline]
+    /// Always inlined: with two generator copies (bare or not) the compiler
+    /// kept it out of line, and its context then went through memory.
+    #[inline(always)]
     fn castlings<S: Sink<V::Opts>>(&self, sink: &mut S, cx: &Ctx) -> Bitboard {
         let mut castled = Bitboard::EMPTY;
         // Castling is never tactical. The targets it returns only remove
