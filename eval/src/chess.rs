@@ -129,7 +129,7 @@ pub fn see_ge(board: &Board, turn: Color, m: Move, threshold: i32) -> bool {
     }
     let mut occupied = board.occupied().without(from).with(to);
     if m.kind() == MoveKind::EnPassant {
-        occupied = occupied.without(to.shift(-turn.forward() * 8));
+        occupied = occupied.without(to.shift(-turn.forward()));
     }
     let mut stm = turn;
     let mut attackers = board.attackers(to, occupied) & occupied;
@@ -412,11 +412,7 @@ fn pawn_structure<A: Acc>(board: &Board, us: Color, w: &W<'_, A>) -> A {
             let rank = relative_rank(us, sq);
             s += w.passed_pawn(rank);
             if rank >= 3 {
-                // `forward()` is already one rank, so this `stop` is the
-                // pawn's own square: the free-path bonus never applies and
-                // the king distances are to the pawn. Kept as it is (the
-                // fix changes the search, Bench); to be fixed with an SPRT.
-                let stop = sq.shift(us.forward() * 8);
+                let stop = sq.shift(us.forward());
                 let weight = rank as i32 - 2;
                 if !board.occupied().contains(stop) {
                     s += w.passed_free_path() * weight;
@@ -526,6 +522,41 @@ mod tests {
         assert!(see(f, "d1f2", 0));
         // En passant wins a pawn.
         assert!(see("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", "e5d6", 100));
+        // The pawn taken en passant leaves its square: the rook behind it
+        // then guards d6, so the rook in front cannot win the pawn back.
+        let f = "3r2k1/8/8/3pP3/8/8/8/3RK3 w - d6 0 2";
+        assert!(see(f, "e5d6", 100));
+        assert!(!see(f, "e5d6", 101));
+    }
+
+    /// The coefficient of the tapered weight `field` in the trace of `pos`.
+    fn traced(pos: &str, field: &str) -> i32 {
+        use crate::weights::Table;
+        let names = ChessWeights::names();
+        let Some(index) = names.iter().position(|n| n == field) else {
+            panic!("no weight {field}");
+        };
+        let pos = Chess::from_fen(pos).unwrap();
+        trace(&pos)
+            .tapered
+            .iter()
+            .filter(|&&(i, _)| i as usize == index)
+            .map(|&(_, c)| c)
+            .sum()
+    }
+
+    #[test]
+    fn passed_pawn_terms_read_the_stop_square() {
+        // A passer on d6 (relative rank 6, weight 3) with d7 empty has a
+        // free path; with a black knight on d7 it has not.
+        assert_eq!(traced("6k1/8/3P4/8/8/8/8/K7 w - - 0 1", "passed_free_path"), 3);
+        assert_eq!(traced("6k1/3n4/3P4/8/8/8/8/K7 w - - 0 1", "passed_free_path"), 0);
+        // King distances are to d7: black's king on g8 is 3 away, White's
+        // on a1 is 6 away, so (3 - 6) * 3.
+        assert_eq!(
+            traced("6k1/8/3P4/8/8/8/8/K7 w - - 0 1", "passed_king_proximity"),
+            -9
+        );
     }
 
     #[test]
