@@ -89,6 +89,26 @@ impl Evaluate for Chess {
     fn see_ge(&self, m: Move, threshold: i32) -> bool {
         see_ge(self.board(), self.turn(), m, threshold)
     }
+
+    fn correction_key(&self) -> Option<u64> {
+        Some(pawn_structure_key(self.board()))
+    }
+}
+
+/// A hash of both sides' pawns: the evaluation's slowest-changing input,
+/// whose misjudgements (a weak pawn, a blocked centre) recur in every
+/// position that shares it.
+#[must_use]
+pub fn pawn_structure_key(board: &Board) -> u64 {
+    // The splitmix64 finaliser: every input bit reaches every output bit.
+    fn mix(mut x: u64) -> u64 {
+        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        x ^ (x >> 31)
+    }
+    let white = board.pieces(Color::White, Role::Pawn).0;
+    let black = board.pieces(Color::Black, Role::Pawn).0;
+    mix(white ^ mix(black ^ 0x9e37_79b9_7f4a_7c15))
 }
 
 /// Piece values for exchanges (the king cannot be captured: huge).
@@ -472,6 +492,27 @@ mod tests {
     }
 
     #[test]
+    fn the_correction_key_reads_the_pawns_alone() {
+        let key = |fen: &str| Chess::from_fen(fen).ok().and_then(|p| p.correction_key());
+        let start = key("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        assert!(start.is_some());
+        // Pieces and the side to move do not matter; a pawn's square does.
+        assert_eq!(
+            start,
+            key("rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 2 2")
+        );
+        assert_ne!(
+            start,
+            key("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+        );
+        // A white pawn and a black pawn on the same square differ.
+        assert_ne!(
+            key("4k3/8/8/8/4P3/8/8/4K3 w - - 0 1"),
+            key("4k3/8/8/8/4p3/8/8/4K3 w - - 0 1")
+        );
+    }
+
+    #[test]
     fn colour_flip_negates() {
         // The same position with colours swapped and the other side to move
         // scores the same for the side to move.
@@ -549,8 +590,14 @@ mod tests {
     fn passed_pawn_terms_read_the_stop_square() {
         // A passer on d6 (relative rank 6, weight 3) with d7 empty has a
         // free path; with a black knight on d7 it has not.
-        assert_eq!(traced("6k1/8/3P4/8/8/8/8/K7 w - - 0 1", "passed_free_path"), 3);
-        assert_eq!(traced("6k1/3n4/3P4/8/8/8/8/K7 w - - 0 1", "passed_free_path"), 0);
+        assert_eq!(
+            traced("6k1/8/3P4/8/8/8/8/K7 w - - 0 1", "passed_free_path"),
+            3
+        );
+        assert_eq!(
+            traced("6k1/3n4/3P4/8/8/8/8/K7 w - - 0 1", "passed_free_path"),
+            0
+        );
         // King distances are to d7: black's king on g8 is 3 away, White's
         // on a1 is 6 away, so (3 - 6) * 3.
         assert_eq!(

@@ -68,6 +68,15 @@ pub trait Evaluate: Position {
         true
     }
 
+    /// A hash of the part of the position whose evaluation errors persist
+    /// (chess: the pawn structure), for the search's correction history:
+    /// what searches found about positions with this key corrects the
+    /// static evaluation of the next ones. `None` (the default): the
+    /// evaluation is used as it is.
+    fn correction_key(&self) -> Option<u64> {
+        None
+    }
+
     /// `false` where passing the turn would mislead the search (the side to
     /// move has only pawns: zugzwang). Null-move pruning is skipped then.
     fn null_move_safe(&self) -> bool {

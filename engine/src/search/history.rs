@@ -28,7 +28,18 @@ pub struct History {
     /// Continuation history: how good a (piece, to) reply was after an
     /// earlier (piece, to) move, indexed `earlier * CONTEXTS + reply`.
     pub continuation: Vec<i32>,
+    /// Correction history by side to move and correction key: the
+    /// running average of (search score − static evaluation), in
+    /// `1/CORRECTION_GRAIN` centipawns.
+    pub correction: [[i32; CORRECTION_SIZE]; 2],
 }
+
+/// Entries per side in the correction history (a power of two).
+pub const CORRECTION_SIZE: usize = 16_384;
+/// Fixed-point scale of a correction entry.
+const CORRECTION_GRAIN: i32 = 256;
+/// The largest correction, in centipawns: a hint, never a verdict.
+const CORRECTION_MAX_CP: i32 = 32;
 
 impl History {
     /// Empty tables, boxed (they are too big for a stack frame).
@@ -38,7 +49,27 @@ impl History {
             counter: [[None; 64]; 64],
             butterfly: [[[0; 64]; 64]; 2],
             continuation: vec![0; CONTEXTS * CONTEXTS],
+            correction: [[0; CORRECTION_SIZE]; 2],
         })
+    }
+
+    /// The correction of a static evaluation, in centipawns.
+    #[inline]
+    pub fn correction(&self, color: Color, key: Option<u64>) -> i32 {
+        key.map_or(0, |k| {
+            self.correction[color.index()][correction_index(k)] / CORRECTION_GRAIN
+        })
+    }
+
+    /// Moves the correction for `key` towards `error` (search score minus
+    /// the uncorrected static evaluation), the more the deeper the search
+    /// that measured it.
+    pub fn update_correction(&mut self, color: Color, key: Option<u64>, error: i32, depth: i32) {
+        let Some(k) = key else { return };
+        let weight = (depth * depth + 2 * depth + 1).min(128);
+        let e = &mut self.correction[color.index()][correction_index(k)];
+        let target = error.clamp(-CORRECTION_MAX_CP, CORRECTION_MAX_CP) * CORRECTION_GRAIN;
+        *e = (*e * (256 - weight) + target * weight) / 256;
     }
 
     /// The continuation score of the reply `cur` after the earlier move
@@ -94,6 +125,13 @@ impl History {
     pub fn counter_of(&self, prev: Move) -> Option<Move> {
         self.counter[prev.from().index()][prev.to().index()]
     }
+}
+
+/// The high bits of a key pick the correction slot (the low bits also
+/// pick TT clusters).
+#[inline]
+fn correction_index(key: u64) -> usize {
+    (key >> 50) as usize & (CORRECTION_SIZE - 1)
 }
 
 /// The history bonus for a cutoff at `depth`.
@@ -166,6 +204,40 @@ mod tests {
         assert_eq!(h.cont(None, b), 0);
         h.update_cont(None, b, bonus(30));
         assert_eq!(h.cont(Some(b), b), 0);
+    }
+
+    #[test]
+    fn correction_moves_towards_the_error_and_stays_bounded() {
+        let mut h = History::new();
+        let key = Some(0x1234_5678_9abc_def0);
+        assert_eq!(h.correction(Color::White, key), 0);
+        h.update_correction(Color::White, key, 20, 6);
+        let once = h.correction(Color::White, key);
+        assert!(once > 0 && once < 20, "{once}");
+        for _ in 0..100 {
+            h.update_correction(Color::White, key, 20, 12);
+        }
+        let settled = h.correction(Color::White, key);
+        assert!((18..=20).contains(&settled), "{settled}");
+        for _ in 0..100 {
+            h.update_correction(Color::White, key, 5_000, 12);
+        }
+        let high = h.correction(Color::White, key);
+        assert!(
+            (CORRECTION_MAX_CP - 2..=CORRECTION_MAX_CP).contains(&high),
+            "{high}"
+        );
+        assert_eq!(h.correction(Color::Black, key), 0);
+        assert_eq!(h.correction(Color::White, None), 0);
+        h.update_correction(Color::White, None, 100, 12);
+        for _ in 0..100 {
+            h.update_correction(Color::White, key, -5_000, 12);
+        }
+        let low = h.correction(Color::White, key);
+        assert!(
+            (-CORRECTION_MAX_CP..=2 - CORRECTION_MAX_CP).contains(&low),
+            "{low}"
+        );
     }
 
     #[test]

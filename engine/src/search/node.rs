@@ -178,11 +178,24 @@ impl<P: Position + Evaluate> Worker<'_, P> {
             }
         }
 
-        // 4. Static evaluation (refined by a TT bound when it agrees).
+        // 4. Static evaluation, corrected by what earlier searches found
+        // for this correction key, then refined by a TT bound that agrees.
+        let turn = self.pos.turn();
+        let correction_key = self.pos.correction_key();
+        let raw_eval = if in_check {
+            -INFINITE
+        } else {
+            self.pos.evaluate()
+        };
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            raw_eval + self.hist.correction(turn, correction_key)
+        };
         let eval = if in_check {
             -INFINITE
         } else {
-            let raw = self.pos.evaluate();
+            let raw = static_eval;
             match entry {
                 Some(e)
                     if e.score.abs() < MATE_BOUND
@@ -256,7 +269,6 @@ impl<P: Position + Evaluate> Worker<'_, P> {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
 
-        let turn = self.pos.turn();
         let mut best_score = -INFINITE;
         let mut best_move = None;
         let mut move_count = 0usize;
@@ -371,6 +383,19 @@ impl<P: Position + Evaluate> Worker<'_, P> {
             Bound::Upper
         };
         self.store(key, best_move, best_score, depth, bound, ply);
+
+        // 16. The correction history learns from a score the bound
+        // vouches for (not a fail-high above the static evaluation's side,
+        // nor a fail-low below it), found without a capture's tactics.
+        if !in_check
+            && best_move.is_none_or(is_quiet)
+            && best_score.abs() < MATE_BOUND
+            && !(bound == Bound::Lower && best_score <= static_eval)
+            && !(bound == Bound::Upper && best_score >= static_eval)
+        {
+            self.hist
+                .update_correction(turn, correction_key, best_score - raw_eval, depth);
+        }
         best_score
     }
 
@@ -414,7 +439,10 @@ impl<P: Position + Evaluate> Worker<'_, P> {
         let stand_pat = if in_check {
             -INFINITE
         } else {
-            let s = self.pos.evaluate();
+            let correction = self
+                .hist
+                .correction(self.pos.turn(), self.pos.correction_key());
+            let s = self.pos.evaluate() + correction;
             if s >= beta {
                 return s;
             }
