@@ -100,12 +100,7 @@ impl Evaluate for Chess {
 /// position that shares it.
 #[must_use]
 pub fn pawn_structure_key(board: &Board) -> u64 {
-    // The splitmix64 finaliser: every input bit reaches every output bit.
-    fn mix(mut x: u64) -> u64 {
-        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        x ^ (x >> 31)
-    }
+    use movegen::zobrist::mix;
     let white = board.pieces(Color::White, Role::Pawn).0;
     let black = board.pieces(Color::Black, Role::Pawn).0;
     mix(white ^ mix(black ^ 0x9e37_79b9_7f4a_7c15))

@@ -6,8 +6,15 @@ use crate::types::{Color, Role, Square};
 /// One splitmix64 step: a good 64-bit mixer for keys and tables.
 #[must_use]
 #[inline]
-pub const fn splitmix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+pub const fn splitmix(x: u64) -> u64 {
+    mix(x.wrapping_add(0x9E37_79B9_7F4A_7C15))
+}
+
+/// The splitmix64 finaliser alone: every input bit reaches every output
+/// bit (for hashing a value that is already spread, e.g. a bitboard).
+#[must_use]
+#[inline]
+pub const fn mix(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     x ^ (x >> 31)

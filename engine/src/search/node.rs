@@ -182,15 +182,11 @@ impl<P: Position + Evaluate> Worker<'_, P> {
         // for this correction key, then refined by a TT bound that agrees.
         let turn = self.pos.turn();
         let correction_key = self.pos.correction_key();
-        let raw_eval = if in_check {
-            -INFINITE
+        let (raw_eval, static_eval) = if in_check {
+            (-INFINITE, -INFINITE)
         } else {
-            self.pos.evaluate()
-        };
-        let static_eval = if in_check {
-            -INFINITE
-        } else {
-            raw_eval + self.hist.correction(turn, correction_key)
+            let raw = self.pos.evaluate();
+            (raw, raw + self.hist.correction(turn, correction_key))
         };
         let eval = if in_check {
             -INFINITE
@@ -384,9 +380,10 @@ impl<P: Position + Evaluate> Worker<'_, P> {
         };
         self.store(key, best_move, best_score, depth, bound, ply);
 
-        // 16. The correction history learns from a score the bound
-        // vouches for (not a fail-high above the static evaluation's side,
-        // nor a fail-low below it), found without a capture's tactics.
+        // 16. The correction history learns from a score whose bound
+        // still says which way the static evaluation erred (a fail-high
+        // that is not above it, or a fail-low that is not below it, says
+        // nothing), and only when no capture decided the score.
         if !in_check
             && best_move.is_none_or(is_quiet)
             && best_score.abs() < MATE_BOUND
