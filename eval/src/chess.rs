@@ -1,6 +1,7 @@
 //! Chess evaluation: tapered material and piece-square tables, mobility,
-//! king safety (attackers near the king, pawn shield, open files), pawn
-//! structure (doubled, isolated, passed), rooks on open files, bishop pair
+//! threats (pieces attacked by pawns, minors, rooks), king safety (attackers
+//! near the king, pawn shield, open files), pawn structure (doubled,
+//! isolated, passed), rooks on open files, bishop pair
 //! and tempo, with the weights of [`CHESS`]. Written once,
 //! generic over the accumulator: [`evaluate_board`] for the search,
 //! [`trace`] for the tuner.
@@ -47,6 +48,14 @@ weight_table! {
     /// distance - own king distance) to its stop square, times (relative
     /// rank - 3).
     passed_king_proximity: scalar tapered [];
+    /// Enemy knight, bishop, rook, queen attacked by an own pawn.
+    threat_by_pawn: list tapered [4];
+    /// Enemy knight, bishop, rook, queen attacked by an own knight or
+    /// bishop (a knight or bishop only when no enemy pawn guards it).
+    threat_by_minor: list tapered [4];
+    /// Enemy knight, bishop, queen attacked by an own rook (a knight or
+    /// bishop only when no enemy pawn guards it).
+    threat_by_rook: list tapered [3];
     /// Own pawn one rank and two ranks in front of the king, on its file
     /// and the adjacent ones, per pawn.
     pawn_shield: list tapered [2];
@@ -353,6 +362,8 @@ fn side_terms<A: Acc>(board: &Board, us: Color, w: &W<'_, A>) -> A {
     let zone = king_zone(their_king, them);
     let mut attackers = 0;
     let mut units = 0;
+    let mut minor_attacks = Bitboard(0);
+    let mut rook_attacks = Bitboard(0);
     for (i, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
         .into_iter()
         .enumerate()
@@ -365,6 +376,11 @@ fn side_terms<A: Acc>(board: &Board, us: Color, w: &W<'_, A>) -> A {
                 _ => attacks::queen(sq, occupied),
             };
             s += w.mobility(i) * ((att & safe).count() as i32 - w.mobility_base(i));
+            match role {
+                Role::Knight | Role::Bishop => minor_attacks |= att,
+                Role::Rook => rook_attacks |= att,
+                _ => {}
+            }
             let hits = (att & zone).count() as i32;
             if hits > 0 {
                 attackers += 1;
@@ -386,8 +402,47 @@ fn side_terms<A: Acc>(board: &Board, us: Color, w: &W<'_, A>) -> A {
         s += w.king_danger((units as usize).min(KING_DANGER_CAP));
     }
 
+    s += threats(board, us, minor_attacks, rook_attacks, w);
     s += pawn_structure(board, us, w);
     s += king_shelter(board, us, w);
+    s
+}
+
+/// Enemy pieces under attack by cheaper own pieces (or by equal ones when
+/// unguarded by pawns): the side to move can take, the other must spend a
+/// move on it.
+fn threats<A: Acc>(
+    board: &Board,
+    us: Color,
+    minor_attacks: Bitboard,
+    rook_attacks: Bitboard,
+    w: &W<'_, A>,
+) -> A {
+    let them = us.flip();
+    let by_pawns = pawn_attacks(board.pieces(us, Role::Pawn), us);
+    let pawn_guarded = pawn_attacks(board.pieces(them, Role::Pawn), them);
+    let exposed = |role: Role| {
+        let victims = board.pieces(them, role);
+        if matches!(role, Role::Knight | Role::Bishop) {
+            victims & !pawn_guarded
+        } else {
+            victims
+        }
+    };
+    let mut s = A::default();
+    for (i, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+        .into_iter()
+        .enumerate()
+    {
+        s += w.threat_by_pawn(i) * (board.pieces(them, role) & by_pawns).count() as i32;
+        s += w.threat_by_minor(i) * (exposed(role) & minor_attacks).count() as i32;
+    }
+    for (i, role) in [Role::Knight, Role::Bishop, Role::Queen]
+        .into_iter()
+        .enumerate()
+    {
+        s += w.threat_by_rook(i) * (exposed(role) & rook_attacks).count() as i32;
+    }
     s
 }
 
@@ -598,6 +653,34 @@ mod tests {
         assert_eq!(
             traced("6k1/8/3P4/8/8/8/8/K7 w - - 0 1", "passed_king_proximity"),
             -9
+        );
+    }
+
+    #[test]
+    fn threats_count_attacked_pieces_by_attacker_class() {
+        // The e4 pawn hits the knight on d5 and the bishop on f5 (list
+        // entries: knight, bishop, rook, queen).
+        let fen = "4k3/8/8/3n1b2/4P3/8/8/4K3 w - - 0 1";
+        assert_eq!(
+            traced(fen, "threat_by_pawn[0]") + traced(fen, "threat_by_pawn[1]"),
+            2
+        );
+        // The knights on d5 and f4 attack each other, but each is guarded
+        // by a pawn, so neither counts; a queen on d5 always counts.
+        let guarded = "4k3/8/2p5/3n4/5N2/6P1/8/4K3 w - - 0 1";
+        assert_eq!(traced(guarded, "threat_by_minor[0]"), 0);
+        let queen = "4k3/8/2p5/3q4/5N2/6P1/8/4K3 w - - 0 1";
+        assert_eq!(traced(queen, "threat_by_minor[3]"), 1);
+        // A rook on d1 sees the unguarded knight on d5 (and Black's knight
+        // attacks nothing of White's): the coefficients are White's minus
+        // Black's.
+        assert_eq!(
+            traced("4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1", "threat_by_rook[0]"),
+            1
+        );
+        assert_eq!(
+            traced("4k3/8/8/3N4/8/8/8/3rK3 w - - 0 1", "threat_by_rook[0]"),
+            -1
         );
     }
 
