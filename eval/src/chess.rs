@@ -357,7 +357,8 @@ fn side_terms<A: Acc>(board: &Board, us: Color, w: &W<'_, A>) -> A {
     }
 
     // Mobility, and attacks into the enemy king zone for king safety.
-    let safe = !own & !pawn_attacks(their_pawns, them);
+    let pawn_guarded = pawn_attacks(their_pawns, them);
+    let safe = !own & !pawn_guarded;
     let their_king = board.king(them);
     let zone = king_zone(their_king, them);
     let mut attackers = 0;
@@ -402,25 +403,25 @@ fn side_terms<A: Acc>(board: &Board, us: Color, w: &W<'_, A>) -> A {
         s += w.king_danger((units as usize).min(KING_DANGER_CAP));
     }
 
-    s += threats(board, us, minor_attacks, rook_attacks, w);
+    s += threats(board, us, pawn_guarded, minor_attacks, rook_attacks, w);
     s += pawn_structure(board, us, w);
     s += king_shelter(board, us, w);
     s
 }
 
-/// Enemy pieces under attack by cheaper own pieces (or by equal ones when
-/// unguarded by pawns): the side to move can take, the other must spend a
-/// move on it.
+/// Enemy pieces attacked by own pawns, minors or rooks (`pawn_guarded`:
+/// the squares the enemy pawns guard): the side to move can take, the
+/// other must spend a move on it.
 fn threats<A: Acc>(
     board: &Board,
     us: Color,
+    pawn_guarded: Bitboard,
     minor_attacks: Bitboard,
     rook_attacks: Bitboard,
     w: &W<'_, A>,
 ) -> A {
     let them = us.flip();
     let by_pawns = pawn_attacks(board.pieces(us, Role::Pawn), us);
-    let pawn_guarded = pawn_attacks(board.pieces(them, Role::Pawn), them);
     let exposed = |role: Role| {
         let victims = board.pieces(them, role);
         if matches!(role, Role::Knight | Role::Bishop) {
@@ -661,10 +662,9 @@ mod tests {
         // The e4 pawn hits the knight on d5 and the bishop on f5 (list
         // entries: knight, bishop, rook, queen).
         let fen = "4k3/8/8/3n1b2/4P3/8/8/4K3 w - - 0 1";
-        assert_eq!(
-            traced(fen, "threat_by_pawn[0]") + traced(fen, "threat_by_pawn[1]"),
-            2
-        );
+        assert_eq!(traced(fen, "threat_by_pawn[0]"), 1);
+        assert_eq!(traced(fen, "threat_by_pawn[1]"), 1);
+        assert_eq!(traced(fen, "threat_by_pawn[2]"), 0);
         // The knights on d5 and f4 attack each other, but each is guarded
         // by a pawn, so neither counts; a queen on d5 always counts.
         let guarded = "4k3/8/2p5/3n4/5N2/6P1/8/4K3 w - - 0 1";
