@@ -9,8 +9,11 @@ mod server;
 use movegen::{Chess, Plunder, Position, Tavreli};
 use serde_json::Value;
 use server::Server;
+use std::io::Read;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/web/browser.py");
@@ -43,6 +46,41 @@ fn check<P: Position>(before: &str, mv: &str, after: &str) -> Result<(), String>
     }
 }
 
+/// Reads a pipe to its end on a thread of its own: a child that writes more
+/// than a pipe holds must not block while this side waits for it to exit.
+fn drain(mut pipe: impl Read + Send + 'static) -> Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = pipe.read_to_end(&mut bytes);
+        let _ = tx.send(String::from_utf8_lossy(&bytes).into_owned());
+    });
+    rx
+}
+
+/// What a drained pipe held; a browser left behind may still hold the pipe
+/// open, so the wait is bounded.
+fn drained(rx: &Receiver<String>) -> String {
+    rx.recv_timeout(Duration::from_secs(10))
+        .unwrap_or_else(|_| "(the pipe stayed open)".to_string())
+}
+
+/// Kills the script's process group: chromedriver and Chromium with it,
+/// which a killed script (or its watchdog's exit) leaves running.
+fn kill_group(leader: u32) {
+    let _ = Command::new("kill")
+        .args(["-s", "KILL", "--", &format!("-{leader}")])
+        .stderr(Stdio::null())
+        .status();
+}
+
+/// The last lines of chromedriver's log, for a failure's message.
+fn driver_log_tail(shots: &Path) -> String {
+    let log = std::fs::read_to_string(shots.join("chromedriver.log")).unwrap_or_default();
+    let lines: Vec<&str> = log.lines().collect();
+    lines[lines.len().saturating_sub(30)..].join("\n")
+}
+
 fn screenshot_dir() -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("web-screenshots");
     std::fs::create_dir_all(&dir).expect("screenshot dir");
@@ -61,29 +99,37 @@ fn the_board_plays_by_clicks_in_a_real_browser() {
     }
     let server = Server::start();
     let shots = screenshot_dir();
+    // The script's own watchdog (240 s) fires first and prints its stacks.
     let mut child = Command::new("python3")
+        .arg("-u")
         .arg(SCRIPT)
         .arg(&server.url)
         .arg(&shots)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
+        .process_group(0)
         .spawn()
         .expect("python3 runs");
-    let deadline = Instant::now() + Duration::from_secs(300);
+    let stdout = drain(child.stdout.take().expect("stdout piped"));
+    let stderr = drain(child.stderr.take().expect("stderr piped"));
+    let started = Instant::now();
+    let deadline = started + Duration::from_secs(300);
     while child.try_wait().expect("wait").is_none() {
         if Instant::now() > deadline {
-            let _ = child.kill();
+            kill_group(child.id());
             break;
         }
         std::thread::sleep(Duration::from_millis(100));
     }
-    let out = child.wait_with_output().expect("output");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let status = child.wait().expect("wait");
+    kill_group(child.id());
+    let (stdout, stderr) = (drained(&stdout), drained(&stderr));
     assert!(
-        out.status.success() && stdout.contains("browser ok"),
-        "browser script failed ({}):\n{stdout}\n{stderr}\nscreenshots in {}",
-        out.status,
+        status.success() && stdout.contains("browser ok"),
+        "browser script failed ({status}) after {:.0?}:\n{stdout}\n{stderr}\n\
+         chromedriver's log ends:\n{}\nscreenshots in {}",
+        started.elapsed(),
+        driver_log_tail(&shots),
         shots.display()
     );
     let mut checked = [0usize; 3];

@@ -12,8 +12,10 @@ PlunderChess game against the engine by clicks alone. Every move is printed as a
 with movegen; the script itself checks the page against its contract.
 """
 
+import faulthandler
 import json
 import os
+import socket
 import random
 import sys
 import tempfile
@@ -26,9 +28,30 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.common.exceptions import StaleElementReferenceException
 
 URL, SHOTS = sys.argv[1], sys.argv[2]
 TIMEOUT = 30
+# Well inside the Rust side's deadline, so that a hang ends with every
+# thread's stack on stderr rather than with a silent kill.
+WATCHDOG = int(os.environ.get("VOLKHV_BROWSER_WATCHDOG", "240"))
+STARTED = time.time()
+
+faulthandler.dump_traceback_later(WATCHDOG, exit=True)
+# Everything here talks to loopback only: the server and chromedriver. A proxy
+# from the environment (a CI machine's, for its package downloads) would get
+# Selenium's commands to chromedriver and urllib's to the server, and a proxy
+# that never answers hangs them with no timeout at all.
+for var in ("http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
+    os.environ.pop(var, None)
+os.environ["no_proxy"] = os.environ["NO_PROXY"] = "127.0.0.1,localhost"
+# Selenium's commands have no timeout of their own but the socket default.
+socket.setdefaulttimeout(4 * TIMEOUT)
+
+
+def log(step):
+    """Progress on stderr, so that a failure shows how far the script got."""
+    print("[%6.1fs] %s" % (time.time() - STARTED, step), file=sys.stderr, flush=True)
 
 
 def browser():
@@ -37,12 +60,19 @@ def browser():
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu",
                 "--disable-background-networking", "--disable-component-update",
                 "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+                "--disable-quic", "--no-proxy-server",
                 "--window-size=1280,900", "--user-data-dir=" + tempfile.mkdtemp()):
         opts.add_argument(arg)
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+    service = Service("/usr/bin/chromedriver", log_output=os.path.join(SHOTS, "chromedriver.log"))
+    driver = webdriver.Chrome(service=service, options=opts)
+    driver.set_page_load_timeout(TIMEOUT)
+    driver.set_script_timeout(TIMEOUT)
+    return driver
 
 
+log("starting chromium")
 d = browser()
+log("chromium started")
 
 
 def wait(what, pred):
@@ -72,16 +102,31 @@ def status():
     return d.find_element(By.ID, "status").text
 
 
+def fresh(action):
+    """`action()` again if the board was redrawn under it: the page redraws
+    whenever the server's state arrives, which may be between finding a
+    square and using it. A stale element is refused before any click lands."""
+    for _ in range(5):
+        try:
+            return action()
+        except StaleElementReferenceException:
+            time.sleep(0.1)
+    return action()
+
+
 def pieces(square):
     """The data-piece tokens on a square, bottom to top, with their vests."""
-    sq = d.find_element(By.CSS_SELECTOR, '[data-square="%s"]' % square)
-    return [(p.get_attribute("data-piece"), p.get_attribute("data-vest"))
-            for p in sq.find_elements(By.CSS_SELECTOR, "[data-piece]")]
+    def read():
+        sq = d.find_element(By.CSS_SELECTOR, '[data-square="%s"]' % square)
+        return [(p.get_attribute("data-piece"), p.get_attribute("data-vest"))
+                for p in sq.find_elements(By.CSS_SELECTOR, "[data-piece]")]
+    return fresh(read)
 
 
 def load(variant, position="startpos", **params):
     q = {"variant": variant, "fen": position}
     q.update({k: str(v) for k, v in params.items()})
+    log("load " + urllib.parse.urlencode(q))
     d.get(URL + "?" + urllib.parse.urlencode(q))
     got = wait("the board", lambda: fen() or None)
     assert board().get_attribute("data-variant") == variant
@@ -101,7 +146,12 @@ def check_contract():
 
 
 def click(square):
-    d.find_element(By.CSS_SELECTOR, '#board [data-square="%s"]' % square).click()
+    fresh(lambda: d.find_element(By.CSS_SELECTOR, '#board [data-square="%s"]' % square).click())
+
+
+def hover(square):
+    fresh(lambda: ActionChains(d).move_to_element(
+        d.find_element(By.CSS_SELECTOR, '#board [data-square="%s"]' % square)).perform())
 
 
 def last_move():
@@ -166,7 +216,7 @@ def shot(name):
 def tavreli():
     start = load("tavreli", "4k3/8/8/8/3(PBR)4/8/8/4K3 w - - 0 1")
     assert pieces("d4") == [("P", None), ("B", None), ("R", None)], pieces("d4")
-    d.find_element(By.CSS_SELECTOR, '#board [data-square="d4"]').click()
+    click("d4")
     click("d8")
     assert sorted(chooser_moves()) == ["d4d8", "d4d8:1", "d4d8:2"], chooser_moves()
     texts = [b.text for b in d.find_elements(By.CSS_SELECTOR, "#chooser [data-move]")]
@@ -179,8 +229,7 @@ def tavreli():
     click("f7")
     played("tavreli", mid, "e8f7")
     # The inspector lists a tower without data-piece.
-    ActionChains(d).move_to_element(
-        d.find_element(By.CSS_SELECTOR, '#board [data-square="d4"]')).perform()
+    hover("d4")
     shot("tavreli-split.png")
     # The start position: a knight onto its own pawn makes a tower.
     start = load("tavreli", engine="black", movetime=100)
@@ -234,6 +283,16 @@ def plunder():
     assert fen() == before
 
 
+def drag(src, dst):
+    src = d.find_element(By.CSS_SELECTOR, '#board [data-square="%s"]' % src)
+    dst = d.find_element(By.CSS_SELECTOR, '#board [data-square="%s"]' % dst)
+    # The board redraws on the press, so the target is reached by offset.
+    dx = dst.location["x"] - src.location["x"]
+    dy = dst.location["y"] - src.location["y"]
+    ActionChains(d).click_and_hold(src).move_by_offset(dx / 2, dy / 2) \
+        .move_by_offset(dx / 2, dy / 2).release().perform()
+
+
 def chess():
     start = load("chess", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
     click("e1")
@@ -249,13 +308,7 @@ def chess():
     played("chess", start, "a7a8n")
     # A drag, then an engine reply.
     start = load("chess", engine="black", movetime=100)
-    src = d.find_element(By.CSS_SELECTOR, '#board [data-square="e2"]')
-    dst = d.find_element(By.CSS_SELECTOR, '#board [data-square="e4"]')
-    # The board redraws on the press, so the target is reached by offset.
-    dx = dst.location["x"] - src.location["x"]
-    dy = dst.location["y"] - src.location["y"]
-    ActionChains(d).click_and_hold(src).move_by_offset(dx / 2, dy / 2) \
-        .move_by_offset(dx / 2, dy / 2).release().perform()
+    fresh(lambda: drag("e2", "e4"))
     mid = played("chess", start, "e2e4")
     engine_reply("chess", mid)
     # The engine mates (it plays white here); the status says so.
@@ -292,6 +345,7 @@ def whole_game(variant, seed):
             choose(m["move"])
         wait("the move " + m["move"], lambda: fen() != before)
     state = wait("the end of the game", lambda: game_state()["status"] and game_state())
+    log("%s game over after %d plies" % (variant, len(state["history"])))
     fens = [state["start"]] + [p["fen"] for p in state["history"]]
     for i, ply in enumerate(state["history"]):
         record(variant, fens[i], ply["move"], ply["fen"])
@@ -311,14 +365,12 @@ def screenshots():
         load(variant, moves=moves, analyse=1, multipv=3)
         wait("three lines", lambda: len(d.find_elements(By.CSS_SELECTOR, "#lines .line")) >= 3)
         # The inspector shows the tower (or the vested knight) on e5.
-        ActionChains(d).move_to_element(
-            d.find_element(By.CSS_SELECTOR, '#board [data-square="e5"]')).perform()
+        hover("e5")
         time.sleep(4)
         shot(name)
 
 
 try:
-    d.set_window_size(1280, 900)
     tavreli()
     plunder()
     chess()
@@ -326,6 +378,7 @@ try:
     whole_game("plunder", 12)
     if os.environ.get("VOLKHV_SCREENSHOTS"):
         screenshots()
+    log("done")
     print("browser ok", flush=True)
 finally:
     d.quit()
