@@ -28,7 +28,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 
 URL, SHOTS = sys.argv[1], sys.argv[2]
 TIMEOUT = 30
@@ -63,6 +63,10 @@ def browser():
                 "--disable-quic", "--no-proxy-server",
                 "--window-size=1280,900", "--user-data-dir=" + tempfile.mkdtemp()):
         opts.add_argument(arg)
+    # The board is ready when its data-fen is set, which `load` waits for;
+    # waiting for the load event as well once stalled a navigation for the
+    # whole page-load timeout in CI (the renderer never reported it).
+    opts.page_load_strategy = "eager"
     service = Service("/usr/bin/chromedriver", log_output=os.path.join(SHOTS, "chromedriver.log"))
     driver = webdriver.Chrome(service=service, options=opts)
     driver.set_page_load_timeout(TIMEOUT)
@@ -123,11 +127,21 @@ def pieces(square):
     return fresh(read)
 
 
+def navigate(url):
+    """`d.get(url)`, tried again if the navigation times out."""
+    for attempt in range(3):
+        try:
+            return d.get(url)
+        except TimeoutException as e:
+            log("navigation timed out (attempt %d): %s" % (attempt + 1, e.msg))
+    raise AssertionError("the page never loaded: " + url)
+
+
 def load(variant, position="startpos", **params):
     q = {"variant": variant, "fen": position}
     q.update({k: str(v) for k, v in params.items()})
     log("load " + urllib.parse.urlencode(q))
-    d.get(URL + "?" + urllib.parse.urlencode(q))
+    navigate(URL + "?" + urllib.parse.urlencode(q))
     got = wait("the board", lambda: fen() or None)
     assert board().get_attribute("data-variant") == variant
     if position != "startpos" and params.get("engine") != "white":
@@ -264,7 +278,7 @@ def plunder():
     played("plunder", start, "e7d8qn")
     assert pieces("d8") == [("Q", "N")], pieces("d8")
     # A bad FEN in the URL: a message and the variant's start position.
-    d.get(URL + "?" + urllib.parse.urlencode({"variant": "plunder", "fen": "8/8/8 w - -"}))
+    navigate(URL + "?" + urllib.parse.urlencode({"variant": "plunder", "fen": "8/8/8 w - -"}))
     wait("the bad-FEN message", lambda: "invalid FEN" in message())
     start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     wait("the start position instead", lambda: fen() == start)
