@@ -15,8 +15,8 @@ with movegen; the script itself checks the page against its contract.
 import faulthandler
 import json
 import os
-import socket
 import random
+import socket
 import sys
 import tempfile
 import time
@@ -118,10 +118,14 @@ def fresh(action):
     return action()
 
 
+def square_element(name):
+    return d.find_element(By.CSS_SELECTOR, '#board [data-square="%s"]' % name)
+
+
 def pieces(square):
     """The data-piece tokens on a square, bottom to top, with their vests."""
     def read():
-        sq = d.find_element(By.CSS_SELECTOR, '[data-square="%s"]' % square)
+        sq = square_element(square)
         return [(p.get_attribute("data-piece"), p.get_attribute("data-vest"))
                 for p in sq.find_elements(By.CSS_SELECTOR, "[data-piece]")]
     return fresh(read)
@@ -140,8 +144,9 @@ def navigate(url):
 def load(variant, position="startpos", **params):
     q = {"variant": variant, "fen": position}
     q.update({k: str(v) for k, v in params.items()})
-    log("load " + urllib.parse.urlencode(q))
-    navigate(URL + "?" + urllib.parse.urlencode(q))
+    query = urllib.parse.urlencode(q)
+    log("load " + query)
+    navigate(URL + "?" + query)
     got = wait("the board", lambda: fen() or None)
     assert board().get_attribute("data-variant") == variant
     if position != "startpos" and params.get("engine") != "white":
@@ -160,12 +165,11 @@ def check_contract():
 
 
 def click(square):
-    fresh(lambda: d.find_element(By.CSS_SELECTOR, '#board [data-square="%s"]' % square).click())
+    fresh(lambda: square_element(square).click())
 
 
 def hover(square):
-    fresh(lambda: ActionChains(d).move_to_element(
-        d.find_element(By.CSS_SELECTOR, '#board [data-square="%s"]' % square)).perform())
+    fresh(lambda: ActionChains(d).move_to_element(square_element(square)).perform())
 
 
 def last_move():
@@ -298,8 +302,7 @@ def plunder():
 
 
 def drag(src, dst):
-    src = d.find_element(By.CSS_SELECTOR, '#board [data-square="%s"]' % src)
-    dst = d.find_element(By.CSS_SELECTOR, '#board [data-square="%s"]' % dst)
+    src, dst = square_element(src), square_element(dst)
     # The board redraws on the press, so the target is reached by offset.
     dx = dst.location["x"] - src.location["x"]
     dy = dst.location["y"] - src.location["y"]
