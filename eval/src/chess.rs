@@ -1,7 +1,8 @@
-//! Chess evaluation: tapered material and piece-square tables, mobility,
-//! threats (pieces attacked by pawns, minors, rooks), king safety (attackers
-//! near the king, pawn shield, open files), pawn structure (doubled,
-//! isolated, passed), rooks on open files, bishop pair
+//! Chess evaluation: tapered material and piece-square tables, mobility
+//! (linear and a curve by count), threats (pieces attacked by pawns,
+//! minors, rooks; pieces left unguarded), king safety (attackers near the
+//! king, safe checks, pawn shield, open files), pawn structure (doubled,
+//! isolated, connected, passed), outposts, rooks on open files, bishop pair
 //! and tempo, with the weights of [`CHESS`]. Written once,
 //! generic over the accumulator: [`evaluate_board`] for the search,
 //! [`trace`] for the tuner.
@@ -31,6 +32,9 @@ weight_table! {
     mobility: list tapered [4];
     /// Typical reachable-square counts of knight, bishop, rook, queen.
     mobility_base: list fixed [4];
+    /// On top of the linear mobility term, by reachable-square count (as
+    /// counted there): the diminishing return of one more square.
+    mobility_curve: grid tapered [4 x 28: "knight", "bishop", "rook", "queen"];
     /// Rook on a file without pawns.
     rook_open_file: scalar tapered [];
     /// Rook on a file without own pawns but with enemy ones.
@@ -56,6 +60,18 @@ weight_table! {
     /// Enemy knight, bishop, queen attacked by an own rook (a knight or
     /// bishop only when no enemy pawn guards it).
     threat_by_rook: list tapered [3];
+    /// Enemy pawn, knight, bishop, rook, queen attacked by us and guarded
+    /// by nothing of theirs.
+    hanging: list tapered [5];
+    /// A safe check is available (a square that checks the enemy king,
+    /// attacked by our piece of that role, neither own-occupied nor
+    /// attacked by the enemy): knight, bishop, rook, queen.
+    safe_check: list tapered [4];
+    /// Knight, bishop on relative rank 4 to 6, guarded by an own pawn, on
+    /// a square no enemy pawn can ever attack.
+    outpost: list tapered [2];
+    /// Pawn with an own pawn beside it or guarding it, by relative rank.
+    connected_pawn: list tapered [8];
     /// Own pawn one rank and two ranks in front of the king, on its file
     /// and the adjacent ones, per pawn.
     pawn_shield: list tapered [2];
@@ -220,7 +236,12 @@ fn evaluate_with<A: Acc>(board: &Board, turn: Color, w: &W<'_, A>) -> A::Out {
         Color::White => w.tempo(),
         Color::Black => -w.tempo(),
     };
-    let tapered = side_terms(board, Color::White, w) - side_terms(board, Color::Black, w) + tempo;
+    let (white, white_attacks) = side_terms(board, Color::White, w);
+    let (black, black_attacks) = side_terms(board, Color::Black, w);
+    let tapered = white - black
+        + contact_terms(board, Color::White, &white_attacks, &black_attacks, w)
+        - contact_terms(board, Color::Black, &black_attacks, &white_attacks, w)
+        + tempo;
     let phase = pst::phase(board);
     let flat = mop_up(board, w);
     let divisor = drawish_divisor(board, white_score(&tapered, &flat, phase), w);
@@ -337,8 +358,18 @@ fn relative_rank(color: Color, sq: Square) -> usize {
     }
 }
 
-/// Terms of one side, from that side's view.
-fn side_terms<A: Acc>(board: &Board, us: Color, w: &W<'_, A>) -> A {
+/// The squares one side attacks, gathered while its pieces are scored and
+/// read by the terms that need both sides' attacks.
+struct Attacks {
+    /// By knights, bishops, rooks, queens.
+    by_role: [Bitboard; 4],
+    /// By every piece, pawns and king included.
+    all: Bitboard,
+}
+
+/// Terms of one side that need only its own attacks, from that side's
+/// view, and those attacks.
+fn side_terms<A: Acc>(board: &Board, us: Color, w: &W<'_, A>) -> (A, Attacks) {
     let them = us.flip();
     let occupied = board.occupied();
     let own = board.by_color(us);
@@ -363,8 +394,7 @@ fn side_terms<A: Acc>(board: &Board, us: Color, w: &W<'_, A>) -> A {
     let zone = king_zone(their_king, them);
     let mut attackers = 0;
     let mut units = 0;
-    let mut minor_attacks = Bitboard(0);
-    let mut rook_attacks = Bitboard(0);
+    let mut by_role = [Bitboard(0); 4];
     for (i, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
         .into_iter()
         .enumerate()
@@ -376,12 +406,10 @@ fn side_terms<A: Acc>(board: &Board, us: Color, w: &W<'_, A>) -> A {
                 Role::Rook => attacks::rook(sq, occupied),
                 _ => attacks::queen(sq, occupied),
             };
-            s += w.mobility(i) * ((att & safe).count() as i32 - w.mobility_base(i));
-            match role {
-                Role::Knight | Role::Bishop => minor_attacks |= att,
-                Role::Rook => rook_attacks |= att,
-                _ => {}
-            }
+            let reach = (att & safe).count() as usize;
+            s += w.mobility(i) * (reach as i32 - w.mobility_base(i));
+            s += w.mobility_curve(i, reach.min(MOBILITY_CURVE_LAST));
+            by_role[i] |= att;
             let hits = (att & zone).count() as i32;
             if hits > 0 {
                 attackers += 1;
@@ -403,9 +431,80 @@ fn side_terms<A: Acc>(board: &Board, us: Color, w: &W<'_, A>) -> A {
         s += w.king_danger((units as usize).min(KING_DANGER_CAP));
     }
 
-    s += threats(board, us, pawn_guarded, minor_attacks, rook_attacks, w);
+    let minor_attacks = by_role[0] | by_role[1];
+    s += threats(board, us, pawn_guarded, minor_attacks, by_role[2], w);
+    s += outposts(board, us, w);
     s += pawn_structure(board, us, w);
     s += king_shelter(board, us, w);
+    let all = by_role.iter().fold(
+        pawn_attacks(our_pawns, us) | attacks::king(board.king(us)),
+        |a, &b| a | b,
+    );
+    (s, Attacks { by_role, all })
+}
+
+/// The last entry of a mobility curve row (a queen reaches at most 27).
+const MOBILITY_CURVE_LAST: usize = 27;
+
+/// The roles of the `hanging` list, in its order.
+const HANGING_ROLES: [Role; 5] = [
+    Role::Pawn,
+    Role::Knight,
+    Role::Bishop,
+    Role::Rook,
+    Role::Queen,
+];
+
+/// Terms of `us` that weigh its attacks against the enemy's: pieces the
+/// enemy leaves unguarded, and checks it cannot answer by capture.
+fn contact_terms<A: Acc>(
+    board: &Board,
+    us: Color,
+    ours: &Attacks,
+    theirs: &Attacks,
+    w: &W<'_, A>,
+) -> A {
+    let them = us.flip();
+    let mut s = A::default();
+    let unguarded = ours.all & !theirs.all;
+    for (i, role) in HANGING_ROLES.into_iter().enumerate() {
+        s += w.hanging(i) * (board.pieces(them, role) & unguarded).count() as i32;
+    }
+    let king = board.king(them);
+    let occupied = board.occupied();
+    let safe = !board.by_color(us) & !theirs.all;
+    let checks_from = [
+        attacks::knight(king),
+        attacks::bishop(king, occupied),
+        attacks::rook(king, occupied),
+        attacks::queen(king, occupied),
+    ];
+    for (i, (from, reach)) in checks_from.iter().zip(ours.by_role).enumerate() {
+        if (*from & reach & safe).nonempty() {
+            s += w.safe_check(i);
+        }
+    }
+    s
+}
+
+/// Knights and bishops on outposts: relative rank 4 to 6, guarded by an
+/// own pawn, and out of reach of every enemy pawn for good.
+fn outposts<A: Acc>(board: &Board, us: Color, w: &W<'_, A>) -> A {
+    let them = us.flip();
+    let guarded = pawn_attacks(board.pieces(us, Role::Pawn), us);
+    let their_pawns = board.pieces(them, Role::Pawn).0;
+    let mut s = A::default();
+    for (i, role) in [Role::Knight, Role::Bishop].into_iter().enumerate() {
+        for sq in board.pieces(us, role) & guarded {
+            if !(3..=5).contains(&relative_rank(us, sq)) {
+                continue;
+            }
+            let span = front_span(1u64 << sq.index(), us);
+            if adjacent_files(span) & their_pawns == 0 {
+                s += w.outpost(i);
+            }
+        }
+    }
     s
 }
 
@@ -476,6 +575,11 @@ fn pawn_structure<A: Acc>(board: &Board, us: Color, w: &W<'_, A>) -> A {
         }
         if adjacent_files(file) & ours.0 == 0 {
             s += w.isolated_pawn();
+        }
+        let beside = adjacent_files(bit);
+        let guards = pawn_attacks(Bitboard(bit), us.flip()).0;
+        if (beside | guards) & ours.0 != 0 {
+            s += w.connected_pawn(relative_rank(us, sq));
         }
         let span = front_span(bit, us);
         let blockers = span | adjacent_files(span);
@@ -682,6 +786,66 @@ mod tests {
             traced("4k3/8/8/3N4/8/8/8/3rK3 w - - 0 1", "threat_by_rook[0]"),
             -1
         );
+    }
+
+    #[test]
+    fn contact_terms_read_both_sides_attacks() {
+        // The rook on d1 hits the knight on d5, which nothing guards; the
+        // pawn on c6 would guard it.
+        assert_eq!(traced("4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1", "hanging[1]"), 1);
+        assert_eq!(
+            traced("4k3/8/2p5/3n4/8/8/8/3RK3 w - - 0 1", "hanging[1]"),
+            0
+        );
+        // Ra1-a8 checks and nothing of Black's covers a8: a safe rook
+        // check. From d1 the only check is on d8, which the king guards.
+        assert_eq!(traced("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "safe_check[2]"), 1);
+        assert_eq!(traced("4k3/8/8/8/8/8/8/3RK3 w - - 0 1", "safe_check[2]"), 0);
+        // The knight on e4 can check from d6 and f6: a pawn on g7 covers
+        // f6 only, pawns on e7 and g7 cover both.
+        assert_eq!(
+            traced("4k3/8/8/8/4N3/8/8/4K3 w - - 0 1", "safe_check[0]"),
+            1
+        );
+        assert_eq!(
+            traced("4k3/6p1/8/8/4N3/8/8/4K3 w - - 0 1", "safe_check[0]"),
+            1
+        );
+        assert_eq!(
+            traced("4k3/4p1p1/8/8/4N3/8/8/4K3 w - - 0 1", "safe_check[0]"),
+            0
+        );
+    }
+
+    #[test]
+    fn outposts_and_connected_pawns() {
+        // Knight on e5 guarded by d4, no black pawn on d or f files ahead.
+        let fen = "4k3/8/8/4N3/3P4/8/8/4K3 w - - 0 1";
+        assert_eq!(traced(fen, "outpost[0]"), 1);
+        // A black pawn on f7 can still drive it away.
+        assert_eq!(
+            traced("4k3/5p2/8/4N3/3P4/8/8/4K3 w - - 0 1", "outpost[0]"),
+            0
+        );
+        // Unguarded: no outpost.
+        assert_eq!(traced("4k3/8/8/4N3/8/8/8/4K3 w - - 0 1", "outpost[0]"), 0);
+        // d4 and e4 side by side: both connected, relative rank 4 (index 3);
+        // d4 guarding e5 from behind: e5 is connected, d4 is not.
+        assert_eq!(
+            traced("4k3/8/8/8/3PP3/8/8/4K3 w - - 0 1", "connected_pawn[3]"),
+            2
+        );
+        let chain = "4k3/8/8/4P3/3P4/8/8/4K3 w - - 0 1";
+        assert_eq!(traced(chain, "connected_pawn[4]"), 1);
+        assert_eq!(traced(chain, "connected_pawn[3]"), 0);
+    }
+
+    #[test]
+    fn mobility_curve_is_indexed_by_safe_squares() {
+        // A lone knight on a1 reaches b3 and c2: entry 2 of its curve.
+        let fen = "4k3/8/8/8/8/8/8/N3K3 w - - 0 1";
+        assert_eq!(traced(fen, "mobility_curve.knight[2]"), 1);
+        assert_eq!(traced(fen, "mobility_curve.knight[3]"), 0);
     }
 
     #[test]
