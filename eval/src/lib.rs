@@ -262,14 +262,28 @@ mod table_tests {
     #[test]
     fn bad_files_are_errors() {
         let text = CHESS.to_text();
-        let short = text.replacen("  1000 ", "  ", 1);
+        // The chess file with its middlegame material line replaced (line 8).
+        let with_material = |numbers: &str| {
+            text.lines()
+                .map(|l| {
+                    if l.starts_with("material.mg") {
+                        format!("material.mg {numbers}")
+                    } else {
+                        l.to_string()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let short = with_material("82 330 350 470 0");
         assert!(ChessWeights::from_text(&short)
             .unwrap_err()
             .contains("numbers, the layout has"));
-        let bad = text.replacen("  1000 ", "  10x0 ", 1);
+        let bad = with_material("82 330 350 470 10x0 0");
         let e = ChessWeights::from_text(&bad).unwrap_err();
         assert!(e.starts_with("line 8: \"10x0\""), "{e}");
-        let huge = text.replacen("  1000 ", "  99999999999 ", 1);
+        let huge = with_material("82 330 350 470 99999999999 0");
         assert!(ChessWeights::from_text(&huge).is_err());
+        assert!(ChessWeights::from_text(&with_material("82 330 350 470 1000 0")).is_ok());
     }
 }
