@@ -473,11 +473,13 @@ fn contact_terms<A: Acc>(
     let king = board.king(them);
     let occupied = board.occupied();
     let safe = !board.by_color(us) & !theirs.all;
+    let diagonal = attacks::bishop(king, occupied);
+    let straight = attacks::rook(king, occupied);
     let checks_from = [
         attacks::knight(king),
-        attacks::bishop(king, occupied),
-        attacks::rook(king, occupied),
-        attacks::queen(king, occupied),
+        diagonal,
+        straight,
+        diagonal | straight,
     ];
     for (i, (from, reach)) in checks_from.iter().zip(ours.by_role).enumerate() {
         if (*from & reach & safe).nonempty() {
