@@ -1,9 +1,11 @@
 //! Chess evaluation: tapered material and piece-square tables, mobility
 //! (linear and a curve by count), threats (pieces attacked by pawns,
-//! minors, rooks; pieces left unguarded), king safety (attackers near the
-//! king, safe checks, pawn shield, open files), pawn structure (doubled,
-//! isolated, connected, passed), outposts, rooks on open files, bishop pair
-//! and tempo, with the weights of [`CHESS`]. Written once,
+//! minors, rooks or a safe pawn push; pieces left unguarded), king safety
+//! (attackers near the king, safe checks, pawn shield and storm, open
+//! files), pawn structure (doubled, isolated, backward, connected, passed),
+//! the king's distance to its pawns, outposts, minors behind pawns, rooks
+//! on open files and the seventh rank, bishop pair, pawns on the bishops'
+//! colour and tempo, with the weights of [`CHESS`]. Written once,
 //! generic over the accumulator: [`evaluate_board`] for the search,
 //! [`trace`] for the tuner.
 
@@ -27,6 +29,8 @@ weight_table! {
     tempo: scalar tapered [];
     /// Bonus for owning both bishops.
     bishop_pair: scalar tapered [];
+    /// Per bishop, per own pawn on squares of the bishop's colour.
+    bishop_pawns: scalar tapered [];
     /// Mobility of knight, bishop, rook, queen: per reachable square (not
     /// own-occupied, not attacked by enemy pawns) beyond mobility_base.
     mobility: list tapered [4];
@@ -39,10 +43,15 @@ weight_table! {
     rook_open_file: scalar tapered [];
     /// Rook on a file without own pawns but with enemy ones.
     rook_semi_open_file: scalar tapered [];
+    /// Rook on the relative seventh rank.
+    rook_on_seventh: scalar tapered [];
     /// Per pawn with another own pawn ahead of it on its file.
     doubled_pawn: scalar tapered [];
     /// Pawn with no own pawn on the adjacent files.
     isolated_pawn: scalar tapered [];
+    /// Pawn, not isolated, with no own pawn beside or behind it on the
+    /// adjacent files, whose stop square an enemy pawn attacks.
+    backward_pawn: scalar tapered [];
     /// Passed pawn by relative rank (rank 1 first).
     passed_pawn: list tapered [8];
     /// Passed pawn on relative rank 4 or beyond whose stop square is empty,
@@ -60,6 +69,8 @@ weight_table! {
     /// Enemy knight, bishop, queen attacked by an own rook (a knight or
     /// bishop only when no enemy pawn guards it).
     threat_by_rook: list tapered [3];
+    /// Enemy knight, bishop, rook, queen a safe pawn push would attack.
+    pawn_push_threat: scalar tapered [];
     /// Enemy pawn, knight, bishop, rook, queen attacked by us and guarded
     /// by nothing of theirs.
     hanging: list tapered [5];
@@ -70,6 +81,8 @@ weight_table! {
     /// Knight, bishop on relative rank 4 to 6, guarded by an own pawn, on
     /// a square no enemy pawn can ever attack.
     outpost: list tapered [2];
+    /// Knight or bishop with a pawn (either side's) right in front of it.
+    minor_behind_pawn: scalar tapered [];
     /// Pawn with an own pawn beside it or guarding it, by relative rank.
     connected_pawn: list tapered [8];
     /// Own pawn one rank and two ranks in front of the king, on its file
@@ -77,6 +90,11 @@ weight_table! {
     pawn_shield: list tapered [2];
     /// Per file (the king's and the adjacent ones) without an own pawn.
     king_open_file: scalar tapered [];
+    /// Enemy pawn on the king's file or an adjacent one, by that pawn's
+    /// relative rank (from its own side).
+    pawn_storm: list tapered [8];
+    /// Per step from the king to its nearest own pawn (none: nothing).
+    king_pawn_distance: scalar tapered [];
     /// King-zone attack units per attacked zone square: knight, bishop,
     /// rook, queen.
     king_attack_weight: list fixed [4];
@@ -101,6 +119,8 @@ crate::traceable!(Chess, ChessWeights, CHESS, SOURCE, trace);
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
+/// a1, c1, ..., the squares of a1's colour.
+const DARK_SQUARES: u64 = 0xaa55_aa55_aa55_aa55;
 
 impl Evaluate for Chess {
     fn evaluate(&self) -> i32 {
@@ -386,6 +406,14 @@ fn side_terms<A: Acc>(board: &Board, us: Color, w: &W<'_, A>) -> (A, Attacks) {
     if board.pieces(us, Role::Bishop).more_than_one() {
         s += w.bishop_pair();
     }
+    for sq in board.pieces(us, Role::Bishop) {
+        let colour = if DARK_SQUARES & (1u64 << sq.index()) != 0 {
+            DARK_SQUARES
+        } else {
+            !DARK_SQUARES
+        };
+        s += w.bishop_pawns() * (our_pawns.0 & colour).count_ones() as i32;
+    }
 
     // Mobility, and attacks into the enemy king zone for king safety.
     let pawn_guarded = pawn_attacks(their_pawns, them);
@@ -416,6 +444,9 @@ fn side_terms<A: Acc>(board: &Board, us: Color, w: &W<'_, A>) -> (A, Attacks) {
                 units += w.king_attack_weight(i) * hits;
             }
             if role == Role::Rook {
+                if relative_rank(us, sq) == 6 {
+                    s += w.rook_on_seventh();
+                }
                 let file = Bitboard::file(sq.file()).0;
                 if file & our_pawns.0 == 0 {
                     s += if file & their_pawns.0 == 0 {
@@ -434,8 +465,10 @@ fn side_terms<A: Acc>(board: &Board, us: Color, w: &W<'_, A>) -> (A, Attacks) {
     let minor_attacks = by_role[0] | by_role[1];
     s += threats(board, us, pawn_guarded, minor_attacks, by_role[2], w);
     s += outposts(board, us, w);
+    s += minors_behind_pawns(board, us, w);
     s += pawn_structure(board, us, w);
     s += king_shelter(board, us, w);
+    s += king_pawn_distance(board, us, w);
     let all = by_role.iter().fold(
         pawn_attacks(our_pawns, us) | attacks::king(board.king(us)),
         |a, &b| a | b,
@@ -470,6 +503,7 @@ fn contact_terms<A: Acc>(
     for (i, role) in HANGING_ROLES.into_iter().enumerate() {
         s += w.hanging(i) * (board.pieces(them, role) & unguarded).count() as i32;
     }
+    s += pawn_push_threats(board, us, ours, theirs, w);
     let king = board.king(them);
     let occupied = board.occupied();
     let safe = !board.by_color(us) & !theirs.all;
@@ -487,6 +521,46 @@ fn contact_terms<A: Acc>(
         }
     }
     s
+}
+
+/// Enemy pieces that a pawn push to a safe square would attack (safe: no
+/// enemy pawn guards it, and we guard it or nothing of theirs does).
+fn pawn_push_threats<A: Acc>(
+    board: &Board,
+    us: Color,
+    ours: &Attacks,
+    theirs: &Attacks,
+    w: &W<'_, A>,
+) -> A {
+    let them = us.flip();
+    let empty = !board.occupied().0;
+    let forward = |b: u64| match us {
+        Color::White => b << 8,
+        Color::Black => b >> 8,
+    };
+    let third_rank = match us {
+        Color::White => 0xff << 16,
+        Color::Black => 0xff << 40,
+    };
+    let single = forward(board.pieces(us, Role::Pawn).0) & empty;
+    let pushes = single | (forward(single & third_rank) & empty);
+    let enemy_pawn_guard = pawn_attacks(board.pieces(them, Role::Pawn), them).0;
+    let safe = pushes & !enemy_pawn_guard & (ours.all.0 | !theirs.all.0);
+    let pieces =
+        board.by_color(them).0 & !(board.by_role(Role::Pawn).0 | board.by_role(Role::King).0);
+    let hit = pawn_attacks(Bitboard(safe), us).0 & pieces;
+    w.pawn_push_threat() * hit.count_ones() as i32
+}
+
+/// Knights and bishops with a pawn right in front: sheltered from
+/// frontal attack, and the pawn shields them on the file.
+fn minors_behind_pawns<A: Acc>(board: &Board, us: Color, w: &W<'_, A>) -> A {
+    let minors = (board.pieces(us, Role::Knight) | board.pieces(us, Role::Bishop)).0;
+    let ahead = match us {
+        Color::White => minors << 8,
+        Color::Black => minors >> 8,
+    };
+    w.minor_behind_pawn() * (ahead & board.by_role(Role::Pawn).0).count_ones() as i32
 }
 
 /// Knights and bishops on outposts: relative rank 4 to 6, guarded by an
@@ -577,6 +651,8 @@ fn pawn_structure<A: Acc>(board: &Board, us: Color, w: &W<'_, A>) -> A {
         }
         if adjacent_files(file) & ours.0 == 0 {
             s += w.isolated_pawn();
+        } else if is_backward(bit, us, ours.0, theirs.0) {
+            s += w.backward_pawn();
         }
         let beside = adjacent_files(bit);
         let guards = pawn_attacks(Bitboard(bit), us.flip()).0;
@@ -600,6 +676,32 @@ fn pawn_structure<A: Acc>(board: &Board, us: Color, w: &W<'_, A>) -> A {
         }
     }
     s
+}
+
+/// A pawn no own pawn beside or behind it can support, whose advance an
+/// enemy pawn stops.
+fn is_backward(bit: u64, us: Color, ours: u64, theirs: u64) -> bool {
+    let level_and_behind = bit | front_span(bit, us.flip());
+    if adjacent_files(level_and_behind) & ours != 0 {
+        return false;
+    }
+    let stop = match us {
+        Color::White => bit << 8,
+        Color::Black => bit >> 8,
+    };
+    stop & pawn_attacks(Bitboard(theirs), us.flip()).0 != 0
+}
+
+/// In the endgame the king must reach its pawns: the distance to the
+/// nearest one.
+fn king_pawn_distance<A: Acc>(board: &Board, us: Color, w: &W<'_, A>) -> A {
+    let king = board.king(us);
+    board
+        .pieces(us, Role::Pawn)
+        .into_iter()
+        .map(|sq| distance(king, sq))
+        .min()
+        .map_or_else(A::default, |d| w.king_pawn_distance() * d)
 }
 
 fn king_shelter<A: Acc>(board: &Board, us: Color, w: &W<'_, A>) -> A {
@@ -626,6 +728,9 @@ fn king_shelter<A: Acc>(board: &Board, us: Color, w: &W<'_, A>) -> A {
             s += w.king_open_file();
         }
         mask &= !f;
+    }
+    for sq in board.pieces(us.flip(), Role::Pawn) & Bitboard(files) {
+        s += w.pawn_storm(relative_rank(us.flip(), sq));
     }
     s
 }
@@ -840,6 +945,79 @@ mod tests {
         let chain = "4k3/8/8/4P3/3P4/8/8/4K3 w - - 0 1";
         assert_eq!(traced(chain, "connected_pawn[4]"), 1);
         assert_eq!(traced(chain, "connected_pawn[3]"), 0);
+    }
+
+    #[test]
+    fn pawn_terms_of_session_15() {
+        // d3 cannot be supported (e4 is ahead of it) and c5 guards its
+        // stop square; e4 has d3 behind it. Black's c5 is isolated, which
+        // is scored as such and not as backward.
+        let backward = "4k3/8/8/2p5/4P3/3P4/8/4K3 w - - 0 1";
+        assert_eq!(traced(backward, "backward_pawn"), 1);
+        assert_eq!(
+            traced("4k3/8/8/8/4P3/3P4/8/4K3 w - - 0 1", "backward_pawn"),
+            0
+        );
+        // e4-e5 would hit the knight on d6; a pawn on f6 guards e5.
+        assert_eq!(
+            traced("4k3/8/3n4/8/4P3/8/8/4K3 w - - 0 1", "pawn_push_threat"),
+            1
+        );
+        assert_eq!(
+            traced("4k3/8/3n1p2/8/4P3/8/8/4K3 w - - 0 1", "pawn_push_threat"),
+            0
+        );
+        // The double step d2-d4 hits c5, though the knight attacks d3.
+        assert_eq!(
+            traced("4k3/8/8/2n5/8/8/3P4/4K3 w - - 0 1", "pawn_push_threat"),
+            1
+        );
+        // The pawn on g4 is on Black's fifth rank (index 4), on the files
+        // of White's king on g1; White's e5 storms Black's king on e8.
+        assert_eq!(
+            traced("4k3/8/8/8/6p1/8/8/6K1 w - - 0 1", "pawn_storm[4]"),
+            1
+        );
+        assert_eq!(
+            traced("4k3/8/8/4P3/6p1/8/8/6K1 w - - 0 1", "pawn_storm[4]"),
+            0
+        );
+        // White's king on e1 is 4 from a2 and 3 from h4; Black has no pawn.
+        assert_eq!(
+            traced("4k3/8/8/8/7P/8/P7/4K3 w - - 0 1", "king_pawn_distance"),
+            3
+        );
+    }
+
+    #[test]
+    fn piece_terms_of_session_15() {
+        // The c1 bishop is on dark squares, as are b2 and d2; a2 and c2
+        // are light.
+        assert_eq!(
+            traced("4k3/8/8/8/8/8/1P1P4/2B1K3 w - - 0 1", "bishop_pawns"),
+            2
+        );
+        assert_eq!(
+            traced("4k3/8/8/8/8/8/P1P5/2B1K3 w - - 0 1", "bishop_pawns"),
+            0
+        );
+        assert_eq!(
+            traced("4k3/R7/8/8/8/8/8/4K3 w - - 0 1", "rook_on_seventh"),
+            1
+        );
+        assert_eq!(
+            traced("4k3/8/8/8/8/8/r7/4K3 w - - 0 1", "rook_on_seventh"),
+            -1
+        );
+        // A pawn of either side in front of the knight counts.
+        assert_eq!(
+            traced("4k3/8/8/3p4/3N4/8/8/4K3 w - - 0 1", "minor_behind_pawn"),
+            1
+        );
+        assert_eq!(
+            traced("4k3/8/8/8/3N4/8/8/4K3 w - - 0 1", "minor_behind_pawn"),
+            0
+        );
     }
 
     #[test]
