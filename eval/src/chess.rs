@@ -950,77 +950,49 @@ mod tests {
         assert_eq!(traced(chain, "connected_pawn[3]"), 0);
     }
 
+    /// `(fen, weight, coefficient)`: each trace coefficient is checked.
+    fn assert_traces(cases: &[(&str, &str, i32)]) {
+        for &(fen, field, expected) in cases {
+            assert_eq!(traced(fen, field), expected, "{field} in {fen}");
+        }
+    }
+
     #[test]
     fn pawn_terms_of_session_15() {
-        // d3 cannot be supported (e4 is ahead of it) and c5 guards its
-        // stop square; e4 has d3 behind it. Black's c5 is isolated, which
-        // is scored as such and not as backward.
-        let backward = "4k3/8/8/2p5/4P3/3P4/8/4K3 w - - 0 1";
-        assert_eq!(traced(backward, "backward_pawn"), 1);
-        assert_eq!(
-            traced("4k3/8/8/8/4P3/3P4/8/4K3 w - - 0 1", "backward_pawn"),
-            0
-        );
-        // e4-e5 would hit the knight on d6; a pawn on f6 guards e5.
-        assert_eq!(
-            traced("4k3/8/3n4/8/4P3/8/8/4K3 w - - 0 1", "pawn_push_threat"),
-            1
-        );
-        assert_eq!(
-            traced("4k3/8/3n1p2/8/4P3/8/8/4K3 w - - 0 1", "pawn_push_threat"),
-            0
-        );
-        // The double step d2-d4 hits c5, though the knight attacks d3.
-        assert_eq!(
-            traced("4k3/8/8/2n5/8/8/3P4/4K3 w - - 0 1", "pawn_push_threat"),
-            1
-        );
-        // The pawn on g4 is on Black's fifth rank (index 4), on the files
-        // of White's king on g1; White's e5 storms Black's king on e8.
-        assert_eq!(
-            traced("4k3/8/8/8/6p1/8/8/6K1 w - - 0 1", "pawn_storm[4]"),
-            1
-        );
-        assert_eq!(
-            traced("4k3/8/8/4P3/6p1/8/8/6K1 w - - 0 1", "pawn_storm[4]"),
-            0
-        );
-        // White's king on e1 is 4 from a2 and 3 from h4; Black has no pawn.
-        assert_eq!(
-            traced("4k3/8/8/8/7P/8/P7/4K3 w - - 0 1", "king_pawn_distance"),
-            3
-        );
+        assert_traces(&[
+            // d3 cannot be supported (e4 is ahead of it) and c5 guards its
+            // stop square; e4 has d3 behind it. Black's c5 is isolated,
+            // which is scored as such and not as backward.
+            ("4k3/8/8/2p5/4P3/3P4/8/4K3 w - - 0 1", "backward_pawn", 1),
+            ("4k3/8/8/8/4P3/3P4/8/4K3 w - - 0 1", "backward_pawn", 0),
+            // e4-e5 would hit the knight on d6; a pawn on f6 guards e5.
+            ("4k3/8/3n4/8/4P3/8/8/4K3 w - - 0 1", "pawn_push_threat", 1),
+            ("4k3/8/3n1p2/8/4P3/8/8/4K3 w - - 0 1", "pawn_push_threat", 0),
+            // The double step d2-d4 hits c5, though the knight attacks d3.
+            ("4k3/8/8/2n5/8/8/3P4/4K3 w - - 0 1", "pawn_push_threat", 1),
+            // The pawn on g4 is on Black's fifth rank (index 4), on the
+            // files of White's king on g1; White's e5 storms Black's king.
+            ("4k3/8/8/8/6p1/8/8/6K1 w - - 0 1", "pawn_storm[4]", 1),
+            ("4k3/8/8/4P3/6p1/8/8/6K1 w - - 0 1", "pawn_storm[4]", 0),
+            // White's king on e1 is 4 from a2 and 3 from h4; Black has no
+            // pawn.
+            ("4k3/8/8/8/7P/8/P7/4K3 w - - 0 1", "king_pawn_distance", 3),
+        ]);
     }
 
     #[test]
     fn piece_terms_of_session_15() {
-        // The c1 bishop is on dark squares, as are b2 and d2; a2 and c2
-        // are light.
-        assert_eq!(
-            traced("4k3/8/8/8/8/8/1P1P4/2B1K3 w - - 0 1", "bishop_pawns"),
-            2
-        );
-        assert_eq!(
-            traced("4k3/8/8/8/8/8/P1P5/2B1K3 w - - 0 1", "bishop_pawns"),
-            0
-        );
-        assert_eq!(
-            traced("4k3/R7/8/8/8/8/8/4K3 w - - 0 1", "rook_on_seventh"),
-            1
-        );
-        assert_eq!(
-            traced("4k3/8/8/8/8/8/r7/4K3 w - - 0 1", "rook_on_seventh"),
-            -1
-        );
-        // A pawn of either side in front of the knight counts.
-        assert_eq!(
-            traced("4k3/8/8/3p4/3N4/8/8/4K3 w - - 0 1", "minor_behind_pawn"),
-            1
-        );
-        assert_eq!(
-            traced("4k3/8/8/8/3N4/8/8/4K3 w - - 0 1", "minor_behind_pawn"),
-            0
-        );
+        assert_traces(&[
+            // The c1 bishop is on dark squares, as are b2 and d2; a2 and
+            // c2 are light.
+            ("4k3/8/8/8/8/8/1P1P4/2B1K3 w - - 0 1", "bishop_pawns", 2),
+            ("4k3/8/8/8/8/8/P1P5/2B1K3 w - - 0 1", "bishop_pawns", 0),
+            ("4k3/R7/8/8/8/8/8/4K3 w - - 0 1", "rook_on_seventh", 1),
+            ("4k3/8/8/8/8/8/r7/4K3 w - - 0 1", "rook_on_seventh", -1),
+            // A pawn of either side in front of the knight counts.
+            ("4k3/8/8/3p4/3N4/8/8/4K3 w - - 0 1", "minor_behind_pawn", 1),
+            ("4k3/8/8/8/3N4/8/8/4K3 w - - 0 1", "minor_behind_pawn", 0),
+        ]);
     }
 
     #[test]
