@@ -361,6 +361,14 @@ fn front_span(b: u64, color: Color) -> u64 {
     }
 }
 
+/// `b` moved one rank towards `color`'s promotion rank.
+fn one_rank_up(b: u64, color: Color) -> u64 {
+    match color {
+        Color::White => b << 8,
+        Color::Black => b >> 8,
+    }
+}
+
 fn adjacent_files(file_mask: u64) -> u64 {
     ((file_mask & !FILE_A) >> 1) | ((file_mask & !FILE_H) << 1)
 }
@@ -534,16 +542,12 @@ fn pawn_push_threats<A: Acc>(
 ) -> A {
     let them = us.flip();
     let empty = !board.occupied().0;
-    let forward = |b: u64| match us {
-        Color::White => b << 8,
-        Color::Black => b >> 8,
-    };
     let third_rank = match us {
         Color::White => 0xff << 16,
         Color::Black => 0xff << 40,
     };
-    let single = forward(board.pieces(us, Role::Pawn).0) & empty;
-    let pushes = single | (forward(single & third_rank) & empty);
+    let single = one_rank_up(board.pieces(us, Role::Pawn).0, us) & empty;
+    let pushes = single | (one_rank_up(single & third_rank, us) & empty);
     let enemy_pawn_guard = pawn_attacks(board.pieces(them, Role::Pawn), them).0;
     let safe = pushes & !enemy_pawn_guard & (ours.all.0 | !theirs.all.0);
     let pieces =
@@ -556,10 +560,7 @@ fn pawn_push_threats<A: Acc>(
 /// frontal attack, and the pawn shields them on the file.
 fn minors_behind_pawns<A: Acc>(board: &Board, us: Color, w: &W<'_, A>) -> A {
     let minors = (board.pieces(us, Role::Knight) | board.pieces(us, Role::Bishop)).0;
-    let ahead = match us {
-        Color::White => minors << 8,
-        Color::Black => minors >> 8,
-    };
+    let ahead = one_rank_up(minors, us);
     w.minor_behind_pawn() * (ahead & board.by_role(Role::Pawn).0).count_ones() as i32
 }
 
@@ -629,11 +630,7 @@ const KING_DANGER_CAP: usize = 31;
 /// ahead of it (where attacks on a castled king land).
 fn king_zone(king: Square, color: Color) -> Bitboard {
     let near = attacks::king(king).with(king);
-    let ahead = match color {
-        Color::White => near.0 << 8,
-        Color::Black => near.0 >> 8,
-    };
-    near | Bitboard(ahead)
+    near | Bitboard(one_rank_up(near.0, color))
 }
 
 fn pawn_structure<A: Acc>(board: &Board, us: Color, w: &W<'_, A>) -> A {
@@ -685,10 +682,7 @@ fn is_backward(bit: u64, us: Color, ours: u64, theirs: u64) -> bool {
     if adjacent_files(level_and_behind) & ours != 0 {
         return false;
     }
-    let stop = match us {
-        Color::White => bit << 8,
-        Color::Black => bit >> 8,
-    };
+    let stop = one_rank_up(bit, us);
     stop & pawn_attacks(Bitboard(theirs), us.flip()).0 != 0
 }
 
@@ -710,15 +704,9 @@ fn king_shelter<A: Acc>(board: &Board, us: Color, w: &W<'_, A>) -> A {
     let file = Bitboard::file(king.file()).0;
     let files = file | adjacent_files(file);
     let mut s = A::default();
-    let one = Bitboard(match us {
-        Color::White => (1u64 << king.index()) << 8,
-        Color::Black => (1u64 << king.index()) >> 8,
-    });
-    let one = (one | Bitboard(adjacent_files(one.0))).0;
-    let two = match us {
-        Color::White => one << 8,
-        Color::Black => one >> 8,
-    };
+    let one = one_rank_up(1u64 << king.index(), us);
+    let one = one | adjacent_files(one);
+    let two = one_rank_up(one, us);
     s += w.pawn_shield(0) * (one & ours).count_ones() as i32;
     s += w.pawn_shield(1) * (two & ours).count_ones() as i32;
     let mut mask = files;
