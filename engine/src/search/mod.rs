@@ -7,11 +7,13 @@
 //! - `node`: the alpha-beta (PVS) node and quiescence;
 //! - `picker`: move ordering (TT move, MVV/LVA, killers, counter move,
 //!   history);
-//! - `history`: killers, counter moves, the history table and the LMR table.
+//! - `history`: killers, counter moves, the history table and the LMR table;
+//! - `eval_cache`: static evaluations already computed, by position key.
 //!
 //! Threads share only the transposition table, the stop flags and the node
 //! counter in [`Shared`]; everything else is per thread and boxed.
 
+mod eval_cache;
 mod history;
 mod node;
 mod picker;

@@ -113,6 +113,13 @@ impl<P: Position + Evaluate> Worker<'_, P> {
         }
     }
 
+    /// The position's static evaluation, from the cache when this key was
+    /// evaluated before in this search.
+    fn static_eval(&mut self) -> i32 {
+        let pos = &self.pos;
+        self.eval_cache.get_or(pos.key(), || pos.evaluate())
+    }
+
     /// Copies `m` followed by the child's PV into this ply's PV.
     fn update_pv(&mut self, ply: usize, m: Move) {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
@@ -185,7 +192,7 @@ impl<P: Position + Evaluate> Worker<'_, P> {
         let (raw_eval, static_eval) = if in_check {
             (-INFINITE, -INFINITE)
         } else {
-            let raw = self.pos.evaluate();
+            let raw = self.static_eval();
             (raw, raw + self.hist.correction(turn, correction_key))
         };
         let eval = if in_check {
@@ -439,7 +446,7 @@ impl<P: Position + Evaluate> Worker<'_, P> {
             let correction = self
                 .hist
                 .correction(self.pos.turn(), self.pos.correction_key());
-            let s = self.pos.evaluate() + correction;
+            let s = self.static_eval() + correction;
             if s >= beta {
                 return s;
             }

@@ -2,6 +2,7 @@
 //! memory; iterative deepening with aspiration windows, the root move
 //! loop, MultiPV, and (main thread only) reporting and time decisions.
 
+use super::eval_cache::EvalCache;
 use super::history::{context, History, Reductions};
 use super::picker::Picker;
 use super::{to_score, Control, Shared, INFINITE, MATE, MAX_PLY};
@@ -59,6 +60,7 @@ pub struct Worker<'a, P: Position + Evaluate> {
     /// One move picker per ply, filled in place by the node at that ply.
     pub pickers: Box<[Picker]>,
     pub hist: Box<History>,
+    pub eval_cache: EvalCache,
     pub lmr: Box<Reductions>,
     pub root_moves: Vec<RootMove>,
     pub pv_idx: usize,
@@ -96,6 +98,7 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
             pv: vec![Line::new(); MAX_PLY + 2],
             pickers: (0..MAX_PLY).map(|_| Picker::new()).collect(),
             hist: History::new(),
+            eval_cache: EvalCache::new(),
             lmr: Reductions::new(),
             root_moves: roots
                 .into_iter()
