@@ -105,7 +105,7 @@ pub fn run(
             ));
             continue;
         };
-        shared.tt.clear();
+        shared.clear();
         shared.stop.store(false, Ordering::Relaxed);
         let best: Arc<Mutex<Option<String>>> = Arc::default();
         let best_in = Arc::clone(&best);

@@ -122,7 +122,7 @@ impl Engine {
     /// search is aborted first).
     pub fn new_game(&mut self) {
         self.settle();
-        self.shared.tt.clear();
+        self.shared.clear();
     }
 
     /// Changes options. A new `Hash` size replaces the table (a running search

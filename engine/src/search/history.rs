@@ -111,6 +111,11 @@ impl History {
         }
     }
 
+    /// Forgets every killer (a new root: they belonged to other plies).
+    pub fn clear_all_killers(&mut self) {
+        self.killers = [[None; 2]; MAX_PLY + 2];
+    }
+
     /// Clears the killers of the ply below (the children of a new node).
     pub fn clear_killers(&mut self, ply: usize) {
         self.killers[ply] = [None; 2];

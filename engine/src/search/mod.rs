@@ -25,8 +25,11 @@ use crate::limits::{Info, Limits, Score, SearchEvent};
 use crate::time::{self, Budget};
 use crate::tt::Tt;
 use eval::Evaluate;
+use history::History;
 use movegen::{Move, MoveList, Position};
+use std::any::TypeId;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 use thread::{ThreadResult, Worker};
 
@@ -57,6 +60,19 @@ pub struct Shared {
     pub nodes: AtomicU64,
     /// The transposition table.
     pub tt: Tt,
+    /// What each thread's histories learnt in earlier searches of this
+    /// game, by thread id, and for which position type.
+    memory: Mutex<Memory>,
+}
+
+/// Histories kept between the searches of one game: move-ordering and
+/// correction statistics stay good from one move to the next, and a fresh
+/// search should not relearn them. Tagged by position type so that a
+/// search of another variant starts empty.
+#[derive(Default)]
+struct Memory {
+    variant: Option<TypeId>,
+    histories: Vec<Option<Box<History>>>,
 }
 
 impl Shared {
@@ -69,12 +85,52 @@ impl Shared {
             pondering: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             tt: Tt::new(hash_mb),
+            memory: Mutex::new(Memory::default()),
         }
     }
 
     /// Forgets everything learnt (new game).
     pub fn clear(&self) {
         self.tt.clear();
+        *self.lock_memory() = Memory::default();
+    }
+
+    fn lock_memory(&self) -> std::sync::MutexGuard<'_, Memory> {
+        // The memory is only ever replaced whole, so a panic elsewhere
+        // cannot leave it half-written.
+        self.memory.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Thread `id`'s histories from the last search of `P`, killers
+    /// cleared (they belong to the plies of another root), or empty ones.
+    fn take_history<P: 'static>(&self, id: usize) -> Box<History> {
+        let mut memory = self.lock_memory();
+        if memory.variant != Some(TypeId::of::<P>()) {
+            return History::new();
+        }
+        match memory.histories.get_mut(id).and_then(Option::take) {
+            Some(mut h) => {
+                h.clear_all_killers();
+                h
+            }
+            None => History::new(),
+        }
+    }
+
+    /// Keeps thread `id`'s histories for the next search of `P`.
+    fn keep_history<P: 'static>(&self, id: usize, history: Box<History>) {
+        let mut memory = self.lock_memory();
+        let variant = Some(TypeId::of::<P>());
+        if memory.variant != variant {
+            *memory = Memory {
+                variant,
+                histories: Vec::new(),
+            };
+        }
+        if memory.histories.len() <= id {
+            memory.histories.resize_with(id + 1, || None);
+        }
+        memory.histories[id] = Some(history);
     }
 }
 
@@ -204,7 +260,9 @@ pub fn run<P: Position + Evaluate>(
                 .stack_size(STACK_SIZE)
                 .spawn_scoped(scope, move || {
                     let mut w = Worker::new(id, game, shared, ctl, roots, None);
-                    w.iterate()
+                    let result = w.iterate();
+                    shared.keep_history::<P>(id, w.hist);
+                    result
                 });
             // A helper that cannot start only costs speed.
             if let Ok(h) = spawned {
@@ -213,6 +271,7 @@ pub fn run<P: Position + Evaluate>(
         }
         let mut main = Worker::new(0, game, shared, &ctl, roots.clone(), Some(sink));
         let main_result = main.iterate();
+        shared.keep_history::<P>(0, main.hist);
         wait_while_held(limits, shared);
         shared.stop.store(true, Ordering::Relaxed);
         let mut results = vec![main_result];
@@ -309,6 +368,58 @@ fn ponder_move<P: Position>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A history that has learnt something: one butterfly entry, one killer.
+    fn learnt() -> Box<History> {
+        let mut h = History::new();
+        let m = Move::quiet(movegen::Square::E1, movegen::Square::E8);
+        h.update(movegen::Color::White, m, 500);
+        h.add_killer(3, m);
+        h
+    }
+
+    fn butterfly_e1e8(h: &History) -> i32 {
+        h.butterfly[0][movegen::Square::E1.index()][movegen::Square::E8.index()]
+    }
+
+    #[test]
+    fn histories_carry_to_the_next_search_of_the_same_variant_only() {
+        let shared = Shared::new(1);
+        // Nothing kept yet: empty.
+        assert_eq!(butterfly_e1e8(&shared.take_history::<u8>(0)), 0);
+
+        shared.keep_history::<u8>(1, learnt());
+        let again = shared.take_history::<u8>(1);
+        assert_eq!(butterfly_e1e8(&again), 500);
+        assert_eq!(
+            again.killers[3],
+            [None, None],
+            "killers belong to the old root"
+        );
+        // Taken: a second thread with the same id does not share it.
+        assert_eq!(butterfly_e1e8(&shared.take_history::<u8>(1)), 0);
+
+        shared.keep_history::<u8>(0, learnt());
+        assert_eq!(
+            butterfly_e1e8(&shared.take_history::<u16>(0)),
+            0,
+            "other variant"
+        );
+        shared.keep_history::<u16>(0, learnt());
+        assert_eq!(
+            butterfly_e1e8(&shared.take_history::<u8>(0)),
+            0,
+            "replaced whole"
+        );
+
+        shared.keep_history::<u16>(0, learnt());
+        shared.clear();
+        assert_eq!(
+            butterfly_e1e8(&shared.take_history::<u16>(0)),
+            0,
+            "a new game"
+        );
+    }
 
     fn result(depth: i32, score: i32) -> ThreadResult {
         ThreadResult {

@@ -97,7 +97,7 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
             contexts: [None; MAX_PLY + 4],
             pv: vec![Line::new(); MAX_PLY + 2],
             pickers: (0..MAX_PLY).map(|_| Picker::new()).collect(),
-            hist: History::new(),
+            hist: shared.take_history::<P>(id),
             eval_cache: EvalCache::new(),
             lmr: Reductions::new(),
             root_moves: roots
