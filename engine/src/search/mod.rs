@@ -11,7 +11,9 @@
 //! - `eval_cache`: static evaluations already computed, by position key.
 //!
 //! Threads share only the transposition table, the stop flags and the node
-//! counter in [`Shared`]; everything else is per thread and boxed.
+//! counter in [`Shared`]; everything else is per thread and boxed. `Shared`
+//! also keeps each thread's histories between the searches of one game,
+//! handed back to the same thread id when the next search starts.
 
 mod eval_cache;
 mod history;
