@@ -91,6 +91,38 @@ const CLUSTER: usize = 4;
 const CLUSTER_BYTES: usize = CLUSTER * std::mem::size_of::<Slot>();
 const _: () = assert!(CLUSTER_BYTES == 64);
 
+/// Asks the kernel to back the table with 2 MiB pages where it can: a
+/// probe lands on a random cache line of a table far bigger than the TLB
+/// covers with 4 KiB pages, so most probes would also miss the TLB. Only
+/// a hint (Linux with transparent huge pages in `madvise` or `always`
+/// mode); elsewhere, or when refused, the table keeps ordinary pages.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn advise_huge_pages(slots: &[Slot]) {
+    const PAGE: usize = 4096;
+    let start = slots.as_ptr() as usize;
+    let end = start + std::mem::size_of_val(slots);
+    let aligned = start.next_multiple_of(PAGE);
+    if end <= aligned + PAGE {
+        return;
+    }
+    // SAFETY: `[aligned, end)` lies inside the live allocation behind
+    // `slots` (aligned up, never past `end`), and MADV_HUGEPAGE changes
+    // neither the contents nor the validity of that memory, only the page
+    // size the kernel maps it with; no Rust reference is invalidated. A
+    // failure (an old kernel, THP off) is harmless and ignored.
+    unsafe {
+        libc::madvise(
+            aligned as *mut libc::c_void,
+            end - aligned,
+            libc::MADV_HUGEPAGE,
+        );
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_slots: &[Slot]) {}
+
 /// The shared hash table.
 ///
 /// The slots are one flat allocation of 16-byte-aligned `Slot`s: with that
@@ -119,6 +151,7 @@ impl Tt {
             let n_slots = n.max(1) * CLUSTER + CLUSTER - 1;
             match bytemuck::try_zeroed_slice_box::<Slot>(n_slots) {
                 Ok(slots) => {
+                    advise_huge_pages(&slots);
                     let misalign = (slots.as_ptr() as usize) % CLUSTER_BYTES;
                     let first =
                         (CLUSTER_BYTES - misalign) % CLUSTER_BYTES / std::mem::size_of::<Slot>();
