@@ -100,10 +100,12 @@ const _: () = assert!(CLUSTER_BYTES == 64);
 #[allow(unsafe_code)]
 fn advise_huge_pages(slots: &[Slot]) {
     const PAGE: usize = 4096;
+    const HUGE_PAGE: usize = 2 << 20;
     let start = slots.as_ptr() as usize;
     let end = start + std::mem::size_of_val(slots);
     let aligned = start.next_multiple_of(PAGE);
-    if end <= aligned + PAGE {
+    // A range shorter than one huge page cannot be given one.
+    if end.saturating_sub(aligned) < HUGE_PAGE {
         return;
     }
     // SAFETY: `[aligned, end)` lies inside the live allocation behind
