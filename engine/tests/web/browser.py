@@ -186,10 +186,14 @@ def server_ply(before):
     """The server's record of the move played from FEN `before`: the page's
     game asked over HTTP, so the move and the FEN after it are movegen's."""
     game = board().get_attribute("data-game")
+    # The page is read before the server: the engine may answer between the
+    # two reads, and the page only ever lags the server, so this order makes
+    # the page's position one the server's record must already hold.
+    shown = fen()
     with urllib.request.urlopen(URL + "api/games/" + game, timeout=TIMEOUT) as r:
         state = json.load(r)
     fens = [state["start"]] + [p["fen"] for p in state["history"]]
-    assert fen() in fens, (fen(), fens)
+    assert shown in fens, (shown, fens)
     for i, ply in enumerate(state["history"]):
         if fens[i] == before:
             return ply["move"], ply["fen"]
@@ -354,7 +358,10 @@ def whole_game(variant, seed):
         if not state["human_to_move"]:
             time.sleep(0.05)
             continue
-        before = fen()
+        # The server may be a move ahead of the page (the engine's reply still
+        # on its way over the event stream): click only on the position it holds.
+        before = state["history"][-1]["fen"] if state["history"] else state["start"]
+        wait("the page to show the server's position", lambda: fen() == before)
         m = rng.choice(state["legal"])
         click(m["from"])
         click(m["to"])
