@@ -123,6 +123,8 @@ const FILE_H: u64 = FILE_A << 7;
 const DARK_SQUARES: u64 = 0xaa55_aa55_aa55_aa55;
 
 impl Evaluate for Chess {
+    const SINGULAR_EXTENSIONS: bool = true;
+
     fn evaluate(&self) -> i32 {
         evaluate_board(self.board(), self.turn())
     }

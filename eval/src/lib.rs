@@ -89,6 +89,11 @@ pub trait Evaluate: Position {
     /// search needs this bound or depth 1 never finishes.
     const QSEARCH_PLIES: usize = usize::MAX;
 
+    /// `true` where the search extends a TT move that is much better than
+    /// every other move (singular extensions). Off by default: it is kept
+    /// only for the variants whose matches measured a gain.
+    const SINGULAR_EXTENSIONS: bool = false;
+
     /// `true` if quiescence should try this capture. Tavreli offers one
     /// capture per split of the moving tower; quiescence keeps the whole
     /// tower and the top piece alone, the two that decide most exchanges.

@@ -15,6 +15,8 @@ use movegen::{Move, Position};
 
 /// Quiet moves remembered per node for the history malus.
 const MAX_QUIETS: usize = 64;
+/// Shallowest node that tests its TT move for singularity.
+const SINGULAR_DEPTH: i32 = 6;
 
 /// A mate score made relative to the node at `ply` for storing.
 #[inline]
@@ -40,6 +42,14 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     } else {
         score
     }
+}
+
+/// What the singularity test of a TT move decided.
+enum Singular {
+    /// The node's result, without searching its moves.
+    Cut(i32),
+    /// Plies added to the TT move's depth (negative: taken away).
+    Extend(i32),
 }
 
 impl<P: Position + Evaluate> Worker<'_, P> {
@@ -167,9 +177,15 @@ impl<P: Position + Evaluate> Worker<'_, P> {
             return alpha;
         }
 
-        // 3. Transposition table.
+        // 3. Transposition table. A singular-extension search leaves it
+        // alone: its entry is the node's own, whose move it excludes.
+        let excluded = self.excluded[ply];
         let key = self.pos.key();
-        let entry = self.shared.tt.probe(key);
+        let entry = if excluded.is_some() {
+            None
+        } else {
+            self.shared.tt.probe(key)
+        };
         let tt_move = entry.and_then(|e| e.mv);
         if let Some(e) = entry {
             let s = from_tt(e.score, ply);
@@ -217,7 +233,7 @@ impl<P: Position + Evaluate> Worker<'_, P> {
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
         self.hist.clear_killers(ply + 1);
 
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && excluded.is_none() {
             // 5. Reverse futility: far above beta at low depth.
             if depth <= 7
                 && eval - 80 * depth + 60 * i32::from(improving) >= beta
@@ -255,9 +271,17 @@ impl<P: Position + Evaluate> Worker<'_, P> {
         }
 
         // 8. Internal iterative reduction: no TT move to guide a deep node.
-        if tt_move.is_none() && depth >= 4 && (pv_node || cut_node) {
+        if tt_move.is_none() && depth >= 4 && (pv_node || cut_node) && excluded.is_none() {
             depth -= 1;
         }
+        let singular_ext = match self.singular_extension(entry, depth, ply, beta, cut_node) {
+            Singular::Cut(s) => return s,
+            Singular::Extend(ext) => ext,
+        };
+        if self.stopped {
+            return 0;
+        }
+        self.evals[ply] = eval;
 
         // 9. Moves. A TT move is only used if it is in the legal list.
         // This ply's picker: the razoring quiescence above, the only other
@@ -280,6 +304,9 @@ impl<P: Position + Evaluate> Worker<'_, P> {
         let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
 
         while let Some((m, order)) = self.pickers[ply].next(&self.pos) {
+            if Some(m) == excluded {
+                continue;
+            }
             let quiet = is_quiet(m);
             // 10. Shallow pruning of late quiet moves (checking moves are
             // kept: they are found out by playing them).
@@ -310,8 +337,14 @@ impl<P: Position + Evaluate> Worker<'_, P> {
                 continue;
             }
             move_count += 1;
-            // 11. Check extension (bounded so checks cannot run away).
-            let ext = i32::from(gives_check && ply < 2 * self.root_depth as usize);
+            // 11. Check extension (bounded so checks cannot run away), or
+            // the TT move's singular extension.
+            let check_ext = i32::from(gives_check && ply < 2 * self.root_depth as usize);
+            let ext = match singular_ext {
+                e if e > 0 && Some(m) == tt_move => e,
+                e if e < 0 && Some(m) == tt_move => e + check_ext,
+                _ => check_ext,
+            };
             let new_depth = depth - 1 + ext;
 
             // 12. PVS with late-move reductions.
@@ -377,6 +410,12 @@ impl<P: Position + Evaluate> Worker<'_, P> {
             }
         }
 
+        // A singular-extension search found nothing but the excluded move:
+        // it fails low, and the table keeps the node's real result.
+        if excluded.is_some() {
+            return if move_count == 0 { alpha } else { best_score };
+        }
+
         // 15. Store.
         let bound = if best_score >= beta {
             Bound::Lower
@@ -401,6 +440,59 @@ impl<P: Position + Evaluate> Worker<'_, P> {
                 .update_correction(turn, correction_key, best_score - raw_eval, depth);
         }
         best_score
+    }
+
+    /// Singular extensions: the TT move, stored as a lower bound from a
+    /// search not much shallower, is searched one ply deeper when every
+    /// other move, searched to half depth, fails below its score by a
+    /// margin. When even the others reach β the node cuts (multi-cut);
+    /// when only the TT move's score says β, it is searched one ply less.
+    fn singular_extension(
+        &mut self,
+        entry: Option<Entry>,
+        depth: i32,
+        ply: usize,
+        beta: i32,
+        cut_node: bool,
+    ) -> Singular {
+        let Some(e) = entry else {
+            return Singular::Extend(0);
+        };
+        let Some(tt_move) = e.mv else {
+            return Singular::Extend(0);
+        };
+        if !P::SINGULAR_EXTENSIONS
+            || depth < SINGULAR_DEPTH
+            || ply >= 2 * self.root_depth as usize
+            || e.depth < depth - 3
+            || e.bound == Bound::Upper
+            || e.score.abs() >= MATE_BOUND
+        {
+            return Singular::Extend(0);
+        }
+        let tt_score = e.score;
+        let singular_beta = tt_score - 2 * depth;
+        self.excluded[ply] = Some(tt_move);
+        let s = self.search(
+            singular_beta - 1,
+            singular_beta,
+            (depth - 1) / 2,
+            ply,
+            cut_node,
+        );
+        self.excluded[ply] = None;
+        if self.stopped {
+            return Singular::Extend(0);
+        }
+        if s < singular_beta {
+            Singular::Extend(1)
+        } else if singular_beta >= beta {
+            Singular::Cut(singular_beta)
+        } else if tt_score >= beta {
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        }
     }
 
     /// Quiescence: captures and promotions until the position is quiet
@@ -505,7 +597,77 @@ impl<P: Position + Evaluate> Worker<'_, P> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::{Control, Shared};
     use super::*;
+    use crate::game::Game;
+    use movegen::{Chess, MoveList};
+    use std::time::Instant;
+
+    /// The singularity test of `tt_move` stored as a lower bound of
+    /// `tt_score` at depth 8, in a depth-8 node at ply 1 with `beta`.
+    fn singular(fen: &str, tt_move: &str, tt_score: i32, beta: i32) -> Singular {
+        let game = Game::<Chess>::new(Some(fen)).expect("valid FEN");
+        let mut list = MoveList::new();
+        game.position().legal_moves(&mut list);
+        let mv = list.iter().copied().find(|m| m.to_string() == tt_move);
+        assert!(mv.is_some(), "{tt_move} is legal in {fen}");
+        let shared = Shared::new(1);
+        let ctl = Control {
+            start: Instant::now(),
+            budget: None,
+            max_depth: 20,
+            node_limit: None,
+            mate: None,
+            infinite: false,
+            multipv: 1,
+            threads: 1,
+        };
+        let mut w = Worker::new(0, &game, &shared, &ctl, list.to_vec(), None);
+        w.root_depth = 8;
+        let entry = Entry {
+            mv,
+            score: tt_score,
+            depth: 8,
+            bound: Bound::Lower,
+            age: 0,
+        };
+        w.singular_extension(Some(entry), 8, 1, beta, false)
+    }
+
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+    #[test]
+    fn a_tt_move_far_above_the_others_is_extended() {
+        assert!(matches!(
+            singular(START, "e2e4", 900, 100),
+            Singular::Extend(1)
+        ));
+        // The only legal move (Kh2 out of check) is singular by itself.
+        let forced = "7k/8/8/8/4b3/8/8/r6K w - - 0 1";
+        assert!(matches!(
+            singular(forced, "h1h2", 0, 10),
+            Singular::Extend(1)
+        ));
+    }
+
+    #[test]
+    fn other_moves_reaching_beta_cut_or_shorten_the_tt_move() {
+        // Every other opening move also reaches -216 >= beta: multi-cut.
+        assert!(matches!(
+            singular(START, "e2e4", -200, -300),
+            Singular::Cut(-216)
+        ));
+        // They reach -216, below beta; only the TT move's score says beta.
+        assert!(matches!(
+            singular(START, "e2e4", -200, -205),
+            Singular::Extend(-1)
+        ));
+        // Neither: no extension.
+        assert!(matches!(
+            singular(START, "e2e4", -200, 0),
+            Singular::Extend(0)
+        ));
+    }
 
     #[test]
     fn tt_mate_scores_round_trip() {

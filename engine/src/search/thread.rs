@@ -56,6 +56,8 @@ pub struct Worker<'a, P: Position + Evaluate> {
     pub played: [Option<Move>; MAX_PLY + 4],
     /// The continuation-history context of the move at each ply.
     pub contexts: [Option<usize>; MAX_PLY + 4],
+    /// The move a singular-extension search at each ply leaves out.
+    pub excluded: [Option<Move>; MAX_PLY + 4],
     pub pv: Vec<Line>,
     /// One move picker per ply, filled in place by the node at that ply.
     pub pickers: Box<[Picker]>,
@@ -95,6 +97,7 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
             evals: [-INFINITE; MAX_PLY + 4],
             played: [None; MAX_PLY + 4],
             contexts: [None; MAX_PLY + 4],
+            excluded: [None; MAX_PLY + 4],
             pv: vec![Line::new(); MAX_PLY + 2],
             pickers: (0..MAX_PLY).map(|_| Picker::new()).collect(),
             hist: shared.take_history::<P>(id),
