@@ -281,7 +281,6 @@ impl<P: Position + Evaluate> Worker<'_, P> {
         if self.stopped {
             return 0;
         }
-        self.evals[ply] = eval;
 
         // 9. Moves. A TT move is only used if it is in the legal list.
         // This ply's picker: the razoring quiescence above, the only other
@@ -337,13 +336,15 @@ impl<P: Position + Evaluate> Worker<'_, P> {
                 continue;
             }
             move_count += 1;
-            // 11. Check extension (bounded so checks cannot run away), or
-            // the TT move's singular extension.
-            let check_ext = i32::from(gives_check && ply < 2 * self.root_depth as usize);
-            let ext = match singular_ext {
-                e if e > 0 && Some(m) == tt_move => e,
-                e if e < 0 && Some(m) == tt_move => e + check_ext,
-                _ => check_ext,
+            // 11. Check extension, or the TT move's singular extension
+            // (which already covers a check; a negative one does not).
+            let check_ext = i32::from(gives_check && self.may_extend(ply));
+            let ext = if Some(m) != tt_move {
+                check_ext
+            } else if singular_ext > 0 {
+                singular_ext
+            } else {
+                singular_ext + check_ext
             };
             let new_depth = depth - 1 + ext;
 
@@ -410,8 +411,9 @@ impl<P: Position + Evaluate> Worker<'_, P> {
             }
         }
 
-        // A singular-extension search found nothing but the excluded move:
-        // it fails low, and the table keeps the node's real result.
+        // A singular-extension search stores nothing and teaches no
+        // correction (the table keeps the node's real result); with no other
+        // move searched it fails low.
         if excluded.is_some() {
             return if move_count == 0 { alpha } else { best_score };
         }
@@ -442,6 +444,13 @@ impl<P: Position + Evaluate> Worker<'_, P> {
         best_score
     }
 
+    /// Extensions stop at twice the root depth, so that checks and
+    /// singular moves cannot run away.
+    #[inline]
+    fn may_extend(&self, ply: usize) -> bool {
+        ply < 2 * self.root_depth as usize
+    }
+
     /// Singular extensions: the TT move, stored as a lower bound from a
     /// search not much shallower, is searched one ply deeper when every
     /// other move, searched to half depth, fails below its score by a
@@ -463,7 +472,7 @@ impl<P: Position + Evaluate> Worker<'_, P> {
         };
         if !P::SINGULAR_EXTENSIONS
             || depth < SINGULAR_DEPTH
-            || ply >= 2 * self.root_depth as usize
+            || !self.may_extend(ply)
             || e.depth < depth - 3
             || e.bound == Bound::Upper
             || e.score.abs() >= MATE_BOUND
@@ -472,6 +481,9 @@ impl<P: Position + Evaluate> Worker<'_, P> {
         }
         let tt_score = e.score;
         let singular_beta = tt_score - 2 * depth;
+        // The test's node is this ply's: it overwrites the ply's evaluation,
+        // which the node's own moves still need (improving, two plies down).
+        let eval = self.evals[ply];
         self.excluded[ply] = Some(tt_move);
         let s = self.search(
             singular_beta - 1,
@@ -481,6 +493,7 @@ impl<P: Position + Evaluate> Worker<'_, P> {
             cut_node,
         );
         self.excluded[ply] = None;
+        self.evals[ply] = eval;
         if self.stopped {
             return Singular::Extend(0);
         }
