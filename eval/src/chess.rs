@@ -126,7 +126,16 @@ impl Evaluate for Chess {
     const SINGULAR_EXTENSIONS: bool = true;
 
     fn evaluate(&self) -> i32 {
-        evaluate_board(self.board(), self.turn())
+        let board = self.board();
+        let hand_written = evaluate_board(board, self.turn());
+        if board.by_role(Role::Pawn).is_empty() {
+            // Pawnless endings are rare in self-play, so the network's
+            // correction there is noise; the hand-written terms know which
+            // are drawn and how to drive a bare king to the edge.
+            hand_written
+        } else {
+            hand_written + crate::nnue::evaluate(board, self.turn())
+        }
     }
 
     fn null_move_safe(&self) -> bool {
@@ -730,12 +739,31 @@ mod tests {
     use super::*;
 
     fn eval(fen: &str) -> i32 {
-        Chess::from_fen(fen).map_or(i32::MIN, |p| p.evaluate())
+        Chess::from_fen(fen).map_or(i32::MIN, |p| evaluate_board(p.board(), p.turn()))
+    }
+
+    #[test]
+    fn the_search_adds_the_network_to_the_hand_written_terms_with_pawns() {
+        for fen in [
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            "8/5k2/8/8/8/8/1P3K2/8 b - - 0 1",
+        ] {
+            let p = Chess::from_fen(fen).unwrap();
+            let hand = evaluate_board(p.board(), p.turn());
+            let net = crate::nnue::evaluate(p.board(), p.turn());
+            assert_eq!(p.evaluate(), hand + net, "{fen}");
+        }
+        let pawnless = Chess::from_fen("8/8/4k3/8/8/8/4K3/4R3 w - - 0 1").unwrap();
+        assert_eq!(
+            pawnless.evaluate(),
+            evaluate_board(pawnless.board(), pawnless.turn())
+        );
     }
 
     #[test]
     fn start_position_is_near_level() {
-        let e = Chess::startpos().evaluate();
+        let p = Chess::startpos();
+        let e = evaluate_board(p.board(), p.turn());
         assert_eq!(
             e,
             Reader::<_, S>::new(&CHESS).tempo().0,

@@ -28,6 +28,7 @@ macro_rules! traceable {
 pub(crate) use traceable;
 
 pub mod chess;
+pub mod nnue;
 pub mod plunder;
 pub mod pst;
 pub mod tavreli;
@@ -115,8 +116,9 @@ pub trait Traceable: Evaluate {
     /// The table the evaluation uses.
     fn table() -> &'static Self::Table;
 
-    /// The evaluation as a linear function of the weights; its `eval` is
-    /// [`Evaluate::evaluate`].
+    /// The hand-written evaluation as a linear function of the weights; its
+    /// `eval` is [`Evaluate::evaluate`], except in chess, whose search adds
+    /// a network's correction ([`nnue`]) to it (`chess::evaluate_board`).
     fn trace(&self) -> Trace;
 }
 
@@ -158,22 +160,22 @@ mod tests {
 
     /// The trace, replayed in integers with the table's weights, is the
     /// evaluation, on positions from random games.
-    fn trace_replays<P: Traceable>(games: u64) {
+    fn trace_replays<P: Traceable>(games: u64, hand_written: fn(&P) -> i32) {
         let weights = P::table().weights();
         let positions = random_positions::<P>(games, games as usize, 150);
         assert!(positions.len() > 1000);
         for pos in positions {
             let t = pos.trace();
-            assert_eq!(t.eval, pos.evaluate(), "{}", pos.fen());
+            assert_eq!(t.eval, hand_written(&pos), "{}", pos.fen());
             assert_eq!(t.replay(&weights), t.eval, "{}", pos.fen());
         }
     }
 
     #[test]
     fn traces_replay_to_the_evaluation() {
-        trace_replays::<Chess>(60);
-        trace_replays::<Plunder>(60);
-        trace_replays::<Tavreli>(30);
+        trace_replays::<Chess>(60, |p| chess::evaluate_board(p.board(), p.turn()));
+        trace_replays::<Plunder>(60, Plunder::evaluate);
+        trace_replays::<Tavreli>(30, Tavreli::evaluate);
     }
 
     #[test]

@@ -34,6 +34,8 @@ use rayon::prelude::*;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+pub mod nnue;
+
 /// Positions per chunk of the parallel loss and gradient (fixed, so the
 /// sums are added in the same order whatever the thread count).
 const CHUNK: usize = 4096;

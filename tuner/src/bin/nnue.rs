@@ -1,0 +1,187 @@
+//! `volkhv-nnue`: trains chess's evaluation network on `volkhv datagen`
+//! files and writes it in the layout `eval/params/chess.nnue` embeds (see
+//! `tuner::nnue` and `docs/tuning.md`). The network is a correction added to
+//! the hand-written evaluation, as the engine uses it.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+use tuner::nnue::{self, Sample, Settings, Trainer};
+
+const USAGE: &str = "\
+usage: volkhv-nnue --data FILE [--data FILE ...] --out FILE [options]
+  --data FILE      a `volkhv datagen` chess file (repeatable)
+  --out FILE       the network written after every epoch
+                   (e.g. eval/params/chess.nnue; rebuild to use it)
+  --epochs N       passes over the data (default 2)
+  --lr X           Adam step size (default 0.001), cut to a tenth for the
+                   last quarter of the epochs
+  --lambda X       weight of the search score in the target, 0..1 (default 1)
+  --k X            scaling constant (default: fitted to the results with
+                   the hand-written evaluation)
+  --batch N        positions per step (default 4096)
+  --holdout P      keep P% of the positions (whole blocks of 64) out of
+                   the fit and print their loss (default 5)
+  --wd X           decoupled weight decay (AdamW; default 0.1)
+  --valid FILE     held-out positions from this file instead of --holdout
+  --mirror         add every position mirrored left to right
+  --threads T      worker threads (default: all cores)
+  --limit N        read at most N positions
+  --seed S         initial weights and shuffles (default 1)";
+
+struct Args {
+    data: Vec<PathBuf>,
+    out: PathBuf,
+    epochs: u32,
+    lr: f32,
+    lambda: f32,
+    k: Option<f32>,
+    batch: usize,
+    holdout: usize,
+    mirror: bool,
+    wd: f32,
+    valid: Option<PathBuf>,
+    threads: usize,
+    limit: Option<usize>,
+    seed: u64,
+}
+
+fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
+    let mut a = Args {
+        data: Vec::new(),
+        out: PathBuf::new(),
+        epochs: 2,
+        lr: 0.001,
+        lambda: 1.0,
+        k: None,
+        batch: 4096,
+        holdout: 5,
+        mirror: false,
+        wd: 0.1,
+        valid: None,
+        threads: 0,
+        limit: None,
+        seed: 1,
+    };
+    fn num<T: std::str::FromStr>(flag: &str, v: Option<String>) -> Result<T, String> {
+        let v = v.ok_or(format!("{flag} needs a value"))?;
+        v.parse().map_err(|_| format!("{flag}: bad value {v:?}"))
+    }
+    while let Some(flag) = it.next() {
+        match flag.as_str() {
+            "--data" => a.data.push(num::<String>(&flag, it.next())?.into()),
+            "--out" => a.out = num::<String>(&flag, it.next())?.into(),
+            "--epochs" => a.epochs = num(&flag, it.next())?,
+            "--lr" => a.lr = num(&flag, it.next())?,
+            "--lambda" => a.lambda = num(&flag, it.next())?,
+            "--k" => a.k = Some(num(&flag, it.next())?),
+            "--batch" => a.batch = num(&flag, it.next())?,
+            "--holdout" => a.holdout = num(&flag, it.next())?,
+            "--mirror" => a.mirror = true,
+            "--wd" => a.wd = num(&flag, it.next())?,
+            "--valid" => a.valid = Some(num::<String>(&flag, it.next())?.into()),
+            "--threads" => a.threads = num(&flag, it.next())?,
+            "--limit" => a.limit = Some(num(&flag, it.next())?),
+            "--seed" => a.seed = num(&flag, it.next())?,
+            "-h" | "--help" => return Err(USAGE.to_string()),
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    if a.data.is_empty() || a.out.as_os_str().is_empty() {
+        return Err("--data and --out are required".to_string());
+    }
+    if !(0.0..=1.0).contains(&a.lambda) || a.holdout > 50 || a.batch == 0 || a.epochs == 0 {
+        return Err("--lambda is 0..1, --holdout 0..50, --batch and --epochs above 0".into());
+    }
+    Ok(a)
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args(std::env::args().skip(1)) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("volkhv-nnue: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if args.threads > 0 {
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(args.threads)
+            .build_global();
+    }
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("volkhv-nnue: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: &Args) -> Result<(), String> {
+    let start = Instant::now();
+    let all = nnue::load(&args.data, args.limit)?;
+    let (mut train, held): (Vec<Sample>, Vec<Sample>) = if let Some(valid) = &args.valid {
+        (all, nnue::load(std::slice::from_ref(valid), None)?)
+    } else if let Some(every) = 100usize.checked_div(args.holdout) {
+        let (t, h): (Vec<_>, Vec<_>) = all
+            .into_iter()
+            .enumerate()
+            .partition(|(i, _)| (i / 64) % every != 0);
+        (
+            t.into_iter().map(|(_, s)| s).collect(),
+            h.into_iter().map(|(_, s)| s).collect(),
+        )
+    } else {
+        (all, Vec::new())
+    };
+    if args.mirror {
+        let mirrored: Vec<Sample> = train.iter().map(Sample::mirrored).collect();
+        train.extend(mirrored);
+    }
+    let k = args.k.unwrap_or_else(|| nnue::fit_k(&train));
+    println!(
+        "{} training positions, {} held out, K = {k:.3}, loaded in {:.1} s",
+        train.len(),
+        held.len(),
+        start.elapsed().as_secs_f64()
+    );
+    if !held.is_empty() {
+        println!(
+            "hand-written evaluation: held-out loss {:.6} (results alone {:.6})",
+            nnue::hce_loss(&held, k, args.lambda),
+            nnue::hce_loss(&held, k, 0.0)
+        );
+    }
+    let mut trainer = Trainer::new(Settings {
+        k,
+        lambda: args.lambda,
+        lr: args.lr,
+        batch: args.batch,
+        seed: args.seed,
+        residual: true,
+        weight_decay: args.wd,
+    });
+    for epoch in 1..=args.epochs {
+        if epoch > args.epochs * 3 / 4 {
+            trainer.set_lr(args.lr / 10.0);
+        }
+        let loss = trainer.epoch(&train);
+        let held_loss = if held.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ", held-out {:.6} (results alone {:.6})",
+                trainer.loss(&held, args.lambda),
+                trainer.loss(&held, 0.0)
+            )
+        };
+        std::fs::write(&args.out, trainer.to_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
+        println!(
+            "epoch {epoch:3}: loss {loss:.6}{held_loss} ({:.0} s)",
+            start.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}
