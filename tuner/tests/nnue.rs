@@ -1,8 +1,10 @@
 //! The network trainer learns a known evaluation, and the quantised file
 //! it writes evaluates as the float network does.
 
+mod common;
+
 use eval::nnue::Network;
-use movegen::{Chess, Color, MoveList, Position, Role, SplitMix};
+use movegen::{Chess, Color, Position, Role, SplitMix};
 use tuner::nnue::{Sample, Settings, Trainer};
 
 /// Material with a bishop-pair bonus (White's view): a linear part the
@@ -27,23 +29,7 @@ fn known_eval(pos: &Chess) -> i32 {
 
 /// Positions from seeded random games of up to 120 plies, not in check.
 fn random_positions(n: usize, rng: &mut SplitMix) -> Vec<Chess> {
-    let mut out = Vec::with_capacity(n);
-    let mut list = MoveList::new();
-    while out.len() < n {
-        let mut pos = Chess::startpos();
-        for _ in 0..2 + rng.below(119) {
-            list.clear();
-            pos.legal_moves(&mut list);
-            if list.is_empty() {
-                break;
-            }
-            pos.make(list[rng.below(list.len())]);
-        }
-        if !pos.is_check() {
-            out.push(pos);
-        }
-    }
-    out
+    common::random_positions(n, 120, rng)
 }
 
 fn for_side_to_move(pos: &Chess, white_view: i32) -> i32 {

@@ -3,36 +3,23 @@
 //! compiled-in ("true") weights, the weights are perturbed, and tuning
 //! must bring them back; `K` fitting must find the labels' constant.
 
+mod common;
+
 use eval::weights::{Kind, Table, Trace};
 use eval::Traceable;
 use movegen::SplitMix;
-use movegen::{Chess, MoveList, Tavreli};
+use movegen::{Chess, Tavreli};
 use tuner::{model_eval, sigmoid, Dataset, Settings, Tuner};
 
 /// The scaling constant the labels are drawn with.
 const K_TRUE: f64 = 1.6;
 
-/// Positions from random games of `2..=max_plies` plies (one per game,
-/// so they are spread over many material balances).
+/// Traces of positions from random games of `2..=max_plies` plies.
 fn random_traces<P: Traceable>(games: usize, max_plies: usize, rng: &mut SplitMix) -> Vec<Trace> {
-    let mut out = Vec::with_capacity(games);
-    let mut list = MoveList::new();
-    while out.len() < games {
-        let mut pos = P::startpos();
-        let plies = 2 + rng.below(max_plies - 1);
-        for _ in 0..plies {
-            list.clear();
-            pos.legal_moves(&mut list);
-            if list.is_empty() {
-                break;
-            }
-            pos.make(list[rng.below(list.len())]);
-        }
-        if !pos.is_check() {
-            out.push(pos.trace());
-        }
-    }
-    out
+    common::random_positions::<P>(games, max_plies, rng)
+        .iter()
+        .map(Traceable::trace)
+        .collect()
 }
 
 /// A win (1) or loss (0) for White drawn from the true weights' win
