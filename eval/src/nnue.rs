@@ -69,7 +69,8 @@ impl Network {
     /// one `i32` piece-square value per input.
     ///
     /// # Errors
-    /// A wrong magic, width or length.
+    /// A wrong magic, width or length, or an output weight too large for
+    /// the 16-bit products.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
         let body = bytes
             .strip_prefix(MAGIC.as_slice())
@@ -98,6 +99,10 @@ impl Network {
         let input = (0..INPUTS).map(|_| row()).collect();
         let bias = row();
         let output = [row(), row()];
+        if output.iter().flatten().any(|w| w.abs() > 127) {
+            // `activate` multiplies them by up to 255 in 16 bits.
+            return Err("an output weight outside -127..=127".to_string());
+        }
         let mut ints = body[shorts * 2..]
             .chunks_exact(4)
             .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]));

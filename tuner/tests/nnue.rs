@@ -110,4 +110,11 @@ fn bad_files_are_refused() {
     let refused = Network::from_bytes(&wrong_width).err().unwrap_or_default();
     assert!(refused.contains("hidden width"), "{refused}");
     assert!(Network::from_bytes(b"VOLKNN01").is_err());
+    // The first output weight, after the magic, the width and the input
+    // rows and biases.
+    let mut too_large = bytes.clone();
+    let at = 12 + (768 + 1) * eval::nnue::HIDDEN * 2;
+    too_large[at..at + 2].copy_from_slice(&300i16.to_le_bytes());
+    let refused = Network::from_bytes(&too_large).err().unwrap_or_default();
+    assert!(refused.contains("output weight"), "{refused}");
 }
