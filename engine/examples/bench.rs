@@ -15,7 +15,8 @@
 //!
 //! `-- one <position 1-24> <threads> <depth>` times a single search.
 
-use engine::bench::{positions, time_to_depth};
+use engine::bench::positions;
+use engine::ttd::time_to_depth;
 use movegen::Variant;
 
 fn main() {

@@ -50,7 +50,7 @@ impl Engine {
     pub fn new() -> Engine {
         let options = Options::default();
         Engine {
-            game: AnyGame::start(Variant::Chess),
+            game: AnyGame::start(Variant::DEFAULT),
             shared: Arc::new(Shared::new(options.hash_mb)),
             options,
             job: None,

@@ -1,8 +1,11 @@
-//! The volkhv engine: game state, search, and the protocol shims.
+//! The volkhv search library: game state, search, transposition table,
+//! time management, bench and self-play data generation. It knows no
+//! protocol, HTTP or JSON: the `volkhv` binary's shims and web board are
+//! built on it.
 //!
-//! `Engine` is the one interface the protocol shims (`uci`, `xboard`) talk
-//! to: plain methods that return at once; search results arrive as
-//! [`SearchEvent`]s through a callback.
+//! `Engine` is the one interface the front ends talk to: plain methods that
+//! return at once; search results arrive as [`SearchEvent`]s through a
+//! callback.
 
 pub mod bench;
 pub mod datagen;
@@ -14,6 +17,7 @@ pub mod perft;
 pub mod search;
 pub mod time;
 pub mod tt;
+pub mod ttd;
 
 pub use engine::{Engine, Options};
 pub use error::Error;

@@ -363,7 +363,7 @@ impl Engine {
                 self.offered_options.push(name.to_ascii_lowercase());
             }
         }
-        if variant != Variant::Chess {
+        if !variant.gui_native() {
             self.send(&format!(
                 "setoption name UCI_Variant value {}",
                 variant.name()
@@ -443,9 +443,12 @@ impl Engine {
                 _ => {}
             }
         }
-        if variant != Variant::Chess {
+        if !variant.gui_native() {
             let offered = self.features.get("variants").cloned().unwrap_or_default();
-            if !offered.split(',').any(|v| v.trim() == variant.name()) {
+            if !offered
+                .split(',')
+                .any(|v| v.trim() == variant.xboard_name())
+            {
                 return Err(EngineError::Protocol(format!(
                     "it does not offer variant {} (variants=\"{offered}\")",
                     variant.name()
@@ -504,8 +507,8 @@ impl Engine {
             }
             Protocol::Xboard => {
                 self.send("new")?;
-                if variant != Variant::Chess {
-                    self.send(&format!("variant {}", variant.name()))?;
+                if !variant.gui_native() {
+                    self.send(&format!("variant {}", variant.xboard_name()))?;
                 }
                 match tc {
                     TimeControl::Clock { base_ms, inc_ms } => {

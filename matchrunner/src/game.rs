@@ -4,80 +4,9 @@
 
 use crate::engine::{Engine, EngineError, Limit, Reply, TimeControl};
 use crate::openings::{start_of, Opening};
-use crate::san::san;
 use movegen::{status, Color, Position, Variant};
+pub use notation::pgn::{GameRecord, GameResult, Termination};
 use std::time::{Duration, Instant};
-
-/// How a game ended, as the PGN `Termination` tag says it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Termination {
-    /// By the rules: mate, stalemate, repetition, fifty moves, material.
-    Normal,
-    /// Decided by the runner from the engines' scores or the move limit.
-    Adjudication,
-    /// An engine overstepped its time or never answered.
-    TimeForfeit,
-    /// An engine played an illegal or malformed move.
-    RulesInfraction,
-    /// An engine crashed or broke the protocol.
-    Abandoned,
-}
-
-impl Termination {
-    /// The PGN tag value.
-    #[must_use]
-    pub const fn tag(self) -> &'static str {
-        match self {
-            Termination::Normal => "normal",
-            Termination::Adjudication => "adjudication",
-            Termination::TimeForfeit => "time forfeit",
-            Termination::RulesInfraction => "rules infraction",
-            Termination::Abandoned => "abandoned",
-        }
-    }
-}
-
-/// A game result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameResult {
-    /// 1-0.
-    WhiteWins,
-    /// 0-1.
-    BlackWins,
-    /// ½-½.
-    Draw,
-}
-
-impl GameResult {
-    /// `1-0`, `0-1`, `1/2-1/2`.
-    #[must_use]
-    pub const fn pgn(self) -> &'static str {
-        match self {
-            GameResult::WhiteWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-        }
-    }
-
-    /// The win for `c`.
-    #[must_use]
-    pub const fn win_for(c: Color) -> GameResult {
-        match c {
-            Color::White => GameResult::WhiteWins,
-            Color::Black => GameResult::BlackWins,
-        }
-    }
-
-    /// Points for `c`, in half points (0, 1, 2).
-    #[must_use]
-    pub const fn half_points(self, c: Color) -> u32 {
-        match (self, c) {
-            (GameResult::Draw, _) => 1,
-            (GameResult::WhiteWins, Color::White) | (GameResult::BlackWins, Color::Black) => 2,
-            _ => 0,
-        }
-    }
-}
 
 /// Score-based adjudication settings (centipawns, both engines must agree).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -107,29 +36,6 @@ pub struct GameSettings {
     pub move_timeout: Duration,
     /// Adjudication.
     pub adjudication: Adjudication,
-}
-
-/// A finished game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord {
-    /// 1-based game number.
-    pub round: usize,
-    /// White's engine name.
-    pub white: String,
-    /// Black's engine name.
-    pub black: String,
-    /// The start FEN, `None` for the variant's start position.
-    pub fen: Option<String>,
-    /// Every move as a move string (opening moves included).
-    pub moves: Vec<String>,
-    /// The same moves as the PGN shows them (SAN for chess).
-    pub notation: Vec<String>,
-    /// The result.
-    pub result: GameResult,
-    /// How it ended.
-    pub termination: Termination,
-    /// Why, in words (`White mates`, `Black (x) played illegal move e2e5`).
-    pub reason: String,
 }
 
 fn side_name(c: Color) -> &'static str {
@@ -253,29 +159,27 @@ impl Ending {
     }
 }
 
-impl GameRecord {
-    /// A record with no moves yet; its result is only a placeholder until
-    /// [`GameRecord::end`].
-    fn new(white: &Engine, black: &Engine, opening: &Opening, round: usize) -> GameRecord {
-        GameRecord {
-            round,
-            white: white.name().to_string(),
-            black: black.name().to_string(),
-            fen: opening.fen.clone(),
-            moves: Vec::new(),
-            notation: Vec::new(),
-            result: GameResult::Draw,
-            termination: Termination::Abandoned,
-            reason: String::new(),
-        }
+/// A record with no moves yet; its result is only a placeholder until
+/// [`end_record`].
+fn new_record(white: &Engine, black: &Engine, opening: &Opening, round: usize) -> GameRecord {
+    GameRecord {
+        round,
+        white: white.name().to_string(),
+        black: black.name().to_string(),
+        fen: opening.fen.clone(),
+        moves: Vec::new(),
+        notation: Vec::new(),
+        result: GameResult::Draw,
+        termination: Termination::Abandoned,
+        reason: String::new(),
     }
+}
 
-    fn end(mut self, ending: Ending) -> GameRecord {
-        self.result = ending.result;
-        self.termination = ending.termination;
-        self.reason = ending.reason;
-        self
-    }
+fn end_record(mut rec: GameRecord, ending: Ending) -> GameRecord {
+    rec.result = ending.result;
+    rec.termination = ending.termination;
+    rec.reason = ending.reason;
+    rec
 }
 
 /// The arbiter's position and key history, kept in step with the record's
@@ -310,7 +214,7 @@ impl<P: Position> Board<P> {
     }
 
     fn play(&mut self, rec: &mut GameRecord, m: movegen::Move) {
-        rec.notation.push(notation(&self.pos, m));
+        rec.notation.push(notation::move_text(&self.pos, m));
         rec.moves.push(m.to_string());
         self.keys.push(self.pos.key());
         self.pos.make(m);
@@ -508,18 +412,9 @@ pub fn play_game<P: Position>(
     opening: &Opening,
     round: usize,
 ) -> GameRecord {
-    let mut rec = GameRecord::new(white, black, opening, round);
+    let mut rec = new_record(white, black, opening, round);
     let ending = play::<P>(settings, &mut [white, black], opening, &mut rec);
-    rec.end(ending)
-}
-
-/// SAN for chess, the RULES.md move string for the other variants.
-fn notation<P: Position>(pos: &P, m: movegen::Move) -> String {
-    if P::VARIANT == Variant::Chess {
-        san(pos, m)
-    } else {
-        m.to_string()
-    }
+    end_record(rec, ending)
 }
 
 #[cfg(test)]

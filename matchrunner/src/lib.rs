@@ -17,9 +17,7 @@ pub mod cli;
 pub mod engine;
 pub mod game;
 pub mod openings;
-pub mod pgn;
 pub mod runner;
-pub mod san;
 pub mod spec;
 pub mod stats;
 

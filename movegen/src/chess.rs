@@ -35,6 +35,21 @@ impl Layer for NoVests {
 /// ```
 pub type Chess = Family<NoVests>;
 
+impl crate::Describe for Chess {
+    fn tokens(&self, sq: crate::Square) -> Vec<crate::Token> {
+        use crate::Position;
+        self.piece_at(sq)
+            .map(crate::describe::plain_token)
+            .into_iter()
+            .collect()
+    }
+
+    fn mover(&self, m: crate::Move) -> String {
+        use crate::Position;
+        crate::describe::capitalised(crate::describe::role_on(self.piece_at(m.from())).name())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

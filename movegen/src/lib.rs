@@ -12,6 +12,7 @@ pub mod attacks;
 mod bitboard;
 pub mod board;
 mod chess;
+mod describe;
 mod family;
 pub mod fen;
 mod moves;
@@ -27,6 +28,7 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use chess::{Chess, NoVests};
+pub use describe::{Describe, Token};
 pub use family::Family;
 pub use fen::{FenError, FenField};
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};

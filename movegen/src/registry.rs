@@ -24,6 +24,12 @@ macro_rules! for_each_variant {
                 // XBoard knows chess: no `setup` line.
                 xboard_setup: "",
                 xboard_pieces: [],
+                // Every UCI and XBoard engine and GUI plays it without being
+                // told a variant (so none is sent: Stockfish has no
+                // `UCI_Variant` option).
+                gui_native: true,
+                // Move lists in PGN and on the board are SAN.
+                san: true,
                 // Depth at which one thread needs about a second per bench
                 // position (the Lazy SMP time-to-depth suite).
                 suite_depth: 18,
@@ -51,6 +57,9 @@ macro_rules! for_each_variant {
                 xboard: "plunder",
                 xboard_setup: "PNBRQ................Kpnbrq................k",
                 xboard_pieces: [],
+                gui_native: false,
+                // SAN has no way to name a vest: move strings.
+                san: false,
                 suite_depth: 15,
                 bench: [
                     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -72,6 +81,9 @@ macro_rules! for_each_variant {
                 xboard_setup: "PNBRQ.......H........Kpnbrq.......h........k",
                 // Betza for queen + knight, so XBoard can highlight its moves.
                 xboard_pieces: ["H& QN"],
+                gui_native: false,
+                // SAN has no way to name a tower split: move strings.
+                san: false,
                 suite_depth: 13,
                 bench: [
                     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -125,6 +137,8 @@ macro_rules! define_variants {
         xboard: $xboard:literal,
         xboard_setup: $setup:literal,
         xboard_pieces: [$($piece:literal),*],
+        gui_native: $native:literal,
+        san: $san:literal,
         suite_depth: $suite:literal,
         bench: [$($fen:literal),* $(,)?],
      })*) => {
@@ -195,6 +209,24 @@ macro_rules! define_variants {
                 }
             }
 
+            /// `true` for the variant every UCI/XBoard engine and GUI plays
+            /// without being told one: no `UCI_Variant` or `variant` is sent.
+            #[must_use]
+            pub const fn gui_native(self) -> bool {
+                match self {
+                    $(Variant::$variant => $native,)*
+                }
+            }
+
+            /// `true` if move lists (PGN, the board) use SAN; otherwise the
+            /// move strings of RULES.md.
+            #[must_use]
+            pub const fn uses_san(self) -> bool {
+                match self {
+                    $(Variant::$variant => $san,)*
+                }
+            }
+
             /// The bench positions (FEN) of this variant.
             #[must_use]
             pub const fn bench_positions(self) -> &'static [&'static str] {
@@ -222,7 +254,24 @@ macro_rules! define_variants {
 
 for_each_variant!({ define_variants });
 
+/// The compile-time half of a new variant's checklist: every registry
+/// entry's type must be a position that a board can describe.
+macro_rules! assert_variant_types {
+    ([] $($(#[$doc:meta])* $variant:ident => $ty:ident { $($data:tt)* })*) => {
+        const _: fn() = || {
+            fn is_variant<T: crate::Position + crate::Describe>() {}
+            $(is_variant::<crate::$ty>();)*
+        };
+    };
+}
+
+for_each_variant!({ assert_variant_types });
+
 impl Variant {
+    /// The variant a new engine or game starts in: the registry's first
+    /// entry, standard chess, which UCI assumes and XBoard's `new` sets.
+    pub const DEFAULT: Variant = Variant::ALL[0];
+
     /// Parses a variant name or alias, in any case.
     #[must_use]
     pub fn from_name(s: &str) -> Option<Variant> {
@@ -269,6 +318,8 @@ mod tests {
             assert!(!v.bench_positions().is_empty());
         }
         assert_eq!(Variant::from_name("normal"), Some(Variant::Chess));
+        assert_eq!(Variant::DEFAULT, Variant::Chess);
+        assert!(Variant::DEFAULT.gui_native());
         assert_eq!(Variant::from_name("PlunderChess"), Some(Variant::Plunder));
         assert_eq!(Variant::from_name("shogi"), None);
         assert_eq!(Variant::list(), "chess, plunder or tavreli");

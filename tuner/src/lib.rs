@@ -180,7 +180,7 @@ impl Dataset {
         let traced: Vec<Result<(Trace, f64, i32), String>> = lines
             .par_iter()
             .map(|(path, n, line)| {
-                let r = engine::datagen::Record::parse(line).map_err(|e| at(path, *n, &e))?;
+                let r = records::Record::parse(line).map_err(|e| at(path, *n, &e))?;
                 let pos = P::from_fen(&r.fen).map_err(|e| at(path, *n, &e.to_string()))?;
                 Ok((pos.trace(), r.result, r.score))
             })

@@ -128,7 +128,7 @@ pub fn load(paths: &[PathBuf], limit: Option<usize>) -> Result<Vec<Sample>, Stri
         .par_iter()
         .map(|(path, n, line)| {
             let at = |e: &str| format!("{}:{n}: {e}", path.display());
-            let r = engine::datagen::Record::parse(line).map_err(|e| at(&e))?;
+            let r = records::Record::parse(line).map_err(|e| at(&e))?;
             let pos = Chess::from_fen(&r.fen).map_err(|e| at(&e.to_string()))?;
             Ok(Sample::new(&pos, r.score, r.result))
         })

@@ -52,10 +52,10 @@ fn variant_option() -> String {
 
 fn main() {
     // Build movegen's lazy tables now, not inside the first timed `go`.
-    let _ = movegen::Chess::startpos().count_legal();
+    movegen::with_variant!(Variant::DEFAULT, P => P::startpos().count_legal());
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
-    let mut variant = Variant::Chess;
+    let mut variant = Variant::DEFAULT;
     let mut seed = 0u64;
     let mut delay = std::time::Duration::ZERO;
     let mut game = 0u64;

@@ -4,8 +4,8 @@
 use super::summary::fmt_elo;
 use super::{tc_tag, MatchConfig, RunError, Tally};
 use crate::game::GameRecord;
-use crate::pgn::{today, write_game, PgnHeader};
 use crate::stats::Sprt;
+use notation::pgn::{today, write_game, PgnHeader};
 use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{IsTerminal, Write};

@@ -22,6 +22,7 @@
 //! assert_eq!(pos.fen(), "k7/6N1/8/8/8/8/8/7K b - - 1 1");
 //! ```
 
+mod describe;
 mod gen;
 #[cfg(test)]
 mod tests;

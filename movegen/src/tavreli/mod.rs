@@ -21,6 +21,7 @@
 //! `move_list_capacity_worst_case` builds a tall tower under a helgi in the
 //! open that comes close.
 
+mod describe;
 mod fen;
 mod movegen;
 mod tower;

@@ -13,7 +13,6 @@
 mod api;
 mod assets;
 mod http;
-mod notation;
 mod pgn;
 mod session;
 
@@ -106,7 +105,7 @@ pub fn run_cli(args: &[String]) -> ExitCode {
             bound.ip()
         );
     }
-    let registry = match Registry::start() {
+    let registry = match Registry::start(Arc::new(api::JsonView)) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("volkhv serve: cannot start: {e}");
@@ -249,7 +248,7 @@ fn stream(registry: &Arc<Registry>, request: Request, id: &str) {
         .and_then(|slot| registry.subscribe(&slot).map(|(s, rx)| (slot, s, rx)));
     let (slot, stream_id, rx) = match opened {
         Ok(x) => x,
-        Err(e) => return Reply::error(&e).send(request),
+        Err(e) => return Reply::error(&e.into()).send(request),
     };
     let reg = Arc::clone(registry);
     let spawned = std::thread::Builder::new()

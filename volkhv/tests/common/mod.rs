@@ -162,18 +162,6 @@ impl Drop for Session {
     }
 }
 
-/// `true` if this build plays `variant`; otherwise prints a skip note, so
-/// the variant tests switch themselves on once its rules are merged.
-pub fn available(variant: Variant, test: &str) -> bool {
-    match AnyGame::new(variant, None) {
-        Ok(_) => true,
-        Err(e) => {
-            eprintln!("SKIP {test}: {e}");
-            false
-        }
-    }
-}
-
 /// The game after `moves` from `fen` (start if `None`), for legality checks.
 pub fn game(variant: Variant, fen: Option<&str>, moves: &[String]) -> AnyGame {
     let mut g = AnyGame::new(variant, fen).expect("test position is valid");
@@ -212,19 +200,4 @@ pub fn some_moves(variant: Variant, fen: Option<&str>, plies: usize) -> Vec<Stri
 pub fn bestmove_of(line: &str) -> Option<String> {
     let mut t = line.split_whitespace();
     (t.next() == Some("bestmove")).then(|| t.next().unwrap_or("").to_string())
-}
-
-/// For a test that needs an external program: `true` (skip, with a note)
-/// when it is missing on a developer's machine; a failure when `CI` is
-/// set, because CI installs every peer and a skipped test proves nothing.
-pub fn skip_without(present: bool, what: &str, install: &str) -> bool {
-    if present {
-        return false;
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "{what} is missing (install: {install})"
-    );
-    eprintln!("SKIPPED: {what} is missing (install: {install})");
-    true
 }

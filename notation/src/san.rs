@@ -3,7 +3,7 @@
 //! both), `x`, `=Q`, `+`/`#`, `O-O`/`O-O-O`.
 //!
 //! ```
-//! use matchrunner::san::san;
+//! use notation::san::san;
 //! use movegen::{Chess, Position};
 //! let pos = Chess::startpos();
 //! let m = pos.parse_move("g1f3").unwrap();

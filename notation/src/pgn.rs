@@ -1,10 +1,104 @@
-//! PGN output (and a small reader that replays games with movegen, used by
-//! the tests and handy for checking files).
+//! PGN in the format `volkhv match` and the web board write (`Variant`,
+//! `FEN`, `SetUp`, `Result` tags; SAN where the variant uses it, move
+//! strings otherwise), and a reader that replays games with movegen.
 
-use crate::game::GameRecord;
-use crate::san::parse_san;
-use movegen::{Position, Variant};
+use crate::parse_move_text;
+use movegen::{Color, Position, Variant};
 use std::fmt::Write;
+
+/// How a game ended, as the PGN `Termination` tag says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Termination {
+    /// By the rules: mate, stalemate, repetition, fifty moves, material.
+    Normal,
+    /// Decided by the runner from the engines' scores or the move limit.
+    Adjudication,
+    /// An engine overstepped its time or never answered.
+    TimeForfeit,
+    /// An engine played an illegal or malformed move.
+    RulesInfraction,
+    /// An engine crashed or broke the protocol.
+    Abandoned,
+}
+
+impl Termination {
+    /// The PGN tag value.
+    #[must_use]
+    pub const fn tag(self) -> &'static str {
+        match self {
+            Termination::Normal => "normal",
+            Termination::Adjudication => "adjudication",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::RulesInfraction => "rules infraction",
+            Termination::Abandoned => "abandoned",
+        }
+    }
+}
+
+/// A game result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    /// 1-0.
+    WhiteWins,
+    /// 0-1.
+    BlackWins,
+    /// ½-½.
+    Draw,
+}
+
+impl GameResult {
+    /// `1-0`, `0-1`, `1/2-1/2`.
+    #[must_use]
+    pub const fn pgn(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+
+    /// The win for `c`.
+    #[must_use]
+    pub const fn win_for(c: Color) -> GameResult {
+        match c {
+            Color::White => GameResult::WhiteWins,
+            Color::Black => GameResult::BlackWins,
+        }
+    }
+
+    /// Points for `c`, in half points (0, 1, 2).
+    #[must_use]
+    pub const fn half_points(self, c: Color) -> u32 {
+        match (self, c) {
+            (GameResult::Draw, _) => 1,
+            (GameResult::WhiteWins, Color::White) | (GameResult::BlackWins, Color::Black) => 2,
+            _ => 0,
+        }
+    }
+}
+
+/// A finished game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// 1-based game number.
+    pub round: usize,
+    /// White's engine name.
+    pub white: String,
+    /// Black's engine name.
+    pub black: String,
+    /// The start FEN, `None` for the variant's start position.
+    pub fen: Option<String>,
+    /// Every move as a move string (opening moves included).
+    pub moves: Vec<String>,
+    /// The same moves as the PGN shows them (SAN for chess).
+    pub notation: Vec<String>,
+    /// The result.
+    pub result: GameResult,
+    /// How it ended.
+    pub termination: Termination,
+    /// Why, in words (`White mates`, `Black (x) played illegal move e2e5`).
+    pub reason: String,
+}
 
 /// Game-independent tag values.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -138,8 +232,8 @@ impl PgnGame {
     }
 
     /// Replays the moves with movegen from the `FEN` tag (or the start),
-    /// reading SAN for chess and move strings otherwise; returns the final
-    /// position.
+    /// reading SAN where the variant uses it and move strings; returns the
+    /// final position.
     ///
     /// # Errors
     /// The first move that is not legal.
@@ -159,12 +253,8 @@ impl PgnGame {
             None => P::startpos(),
         };
         for (i, t) in self.moves.iter().enumerate() {
-            let m = if P::VARIANT == Variant::Chess {
-                parse_san(&pos, t)
-            } else {
-                pos.parse_move(t).ok()
-            };
-            let m = m.ok_or_else(|| format!("ply {}: {t:?} is not legal", i + 1))?;
+            let m = parse_move_text(&pos, t)
+                .ok_or_else(|| format!("ply {}: {t:?} is not legal", i + 1))?;
             keys.push(pos.key());
             pos.make(m);
         }
@@ -250,10 +340,98 @@ pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
     Ok(games)
 }
 
+/// `write_game` for a game still being played: result `*`, termination
+/// `unterminated`.
+#[must_use]
+pub fn write_unfinished_game(h: &PgnHeader, g: &GameRecord) -> String {
+    // Written as a draw, then the three places that say so are changed;
+    // nothing else in the text can read `1/2-1/2`.
+    let draw = GameRecord {
+        result: GameResult::Draw,
+        termination: Termination::Normal,
+        ..g.clone()
+    };
+    let text = write_game(h, &draw);
+    let body = text.trim_end();
+    let body = body.strip_suffix("1/2-1/2").unwrap_or(body);
+    format!("{body}*\n\n")
+        .replace("[Result \"1/2-1/2\"]", "[Result \"*\"]")
+        .replace("[Termination \"normal\"]", "[Termination \"unterminated\"]")
+}
+
+/// A game of a PGN text made ready to play on: its variant, start FEN and
+/// moves as move strings, each checked legal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Imported {
+    /// The `Variant` tag's variant, or the default given.
+    pub variant: Variant,
+    /// The `FEN` tag.
+    pub fen: Option<String>,
+    /// The moves as move strings.
+    pub moves: Vec<String>,
+    /// The result token (`1-0`, `0-1`, `1/2-1/2`, `*`).
+    pub result: String,
+}
+
+/// Every game of a PGN text, each replayed with movegen.
+///
+/// # Errors
+/// Unreadable PGN, no game, an unknown variant, a bad FEN or a move that is
+/// not legal, naming the game (1-based) when there are several.
+pub fn import(text: &str, default: Variant) -> Result<Vec<Imported>, String> {
+    let games = read_pgn(text)?;
+    if games.is_empty() {
+        return Err("no game found (a game ends with its result)".into());
+    }
+    let many = games.len() > 1;
+    games
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            import_one(g, default).map_err(|e| {
+                if many {
+                    format!("game {}: {e}", i + 1)
+                } else {
+                    e
+                }
+            })
+        })
+        .collect()
+}
+
+fn import_one(game: &PgnGame, default: Variant) -> Result<Imported, String> {
+    let variant = match game.tag("Variant") {
+        None => default,
+        Some(v) => Variant::from_name(v).ok_or_else(|| format!("unknown variant \"{v}\""))?,
+    };
+    let moves = movegen::with_variant!(variant, P => move_strings::<P>(game))?;
+    Ok(Imported {
+        variant,
+        fen: game.tag("FEN").map(String::from),
+        moves,
+        result: game.result.clone(),
+    })
+}
+
+/// A game's move tokens as move strings, replayed with the rules `P`.
+fn move_strings<P: Position>(game: &PgnGame) -> Result<Vec<String>, String> {
+    let mut pos = match game.tag("FEN") {
+        Some(f) => P::from_fen(f).map_err(|e| format!("FEN tag: {e}"))?,
+        None => P::startpos(),
+    };
+    let mut out = Vec::with_capacity(game.moves.len());
+    for (i, t) in game.moves.iter().enumerate() {
+        let m = parse_move_text(&pos, t)
+            .ok_or_else(|| format!("ply {}: \"{t}\" is not legal", i + 1))?;
+        out.push(m.to_string());
+        pos.make(m);
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{GameResult, Termination};
     use movegen::Chess;
 
     #[test]
@@ -300,5 +478,49 @@ mod tests {
         let mut bad = r.clone();
         bad.moves[1] = "O-O".into();
         assert!(bad.replay::<Chess>().unwrap_err().starts_with("ply 2"));
+    }
+
+    #[test]
+    fn unfinished_games_get_a_star() {
+        let h = PgnHeader {
+            event: "e".into(),
+            site: "s".into(),
+            date: "2026.12.06".into(),
+            time_control: "-".into(),
+            variant: Variant::Chess,
+        };
+        let g = GameRecord {
+            round: 1,
+            white: "w".into(),
+            black: "b".into(),
+            fen: None,
+            moves: vec!["e2e4".into()],
+            notation: vec!["e4".into()],
+            result: GameResult::WhiteWins,
+            termination: Termination::Adjudication,
+            reason: "game in progress".into(),
+        };
+        let text = write_unfinished_game(&h, &g);
+        assert!(text.contains("[Result \"*\"]"), "{text}");
+        assert!(text.contains("[Termination \"unterminated\"]"), "{text}");
+        assert!(text.ends_with("1. e4 {game in progress} *\n\n"), "{text}");
+        let back = read_pgn(&text).unwrap();
+        assert_eq!(back[0].result, "*");
+    }
+
+    #[test]
+    fn import_reads_san_and_move_strings() {
+        let g = import("1. e4 e5 2. Nf3 *", Variant::Chess).unwrap();
+        assert_eq!((g[0].variant, g[0].fen.clone()), (Variant::Chess, None));
+        assert_eq!(g[0].moves, ["e2e4", "e7e5", "g1f3"]);
+        let g = import("[Variant \"tavreli\"]\n\n1. b1d2 e7e5 *", Variant::Chess).unwrap();
+        assert_eq!(g[0].variant, Variant::Tavreli);
+        assert_eq!(g[0].moves, ["b1d2", "e7e5"]);
+        let e = import("1. e4 e5 2. Kd8 *", Variant::Chess).unwrap_err();
+        assert!(e.contains("ply 3"), "{e}");
+        assert!(import("[Variant \"go\"]\n\n*", Variant::Chess).is_err());
+        let two = import("1. e4 1-0\n\n1. d4 d5 2. Kd8 0-1\n", Variant::Chess).unwrap_err();
+        assert!(two.starts_with("game 2: ply 3"), "{two}");
+        assert!(import("", Variant::Chess).is_err());
     }
 }

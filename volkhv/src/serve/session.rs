@@ -12,8 +12,7 @@
 //! The search thread never locks a slot: its sink only sends to the
 //! dispatcher, so `Engine::play`'s wait for the worker cannot deadlock.
 
-use super::http::ApiError;
-use engine::{AnyGame, Engine, Limits, Options, Score, SearchEvent};
+use engine::{AnyGame, Engine, Info, Limits, Options, Score, SearchEvent};
 use movegen::{Color, Variant};
 use std::collections::HashMap;
 use std::io::Write;
@@ -30,6 +29,41 @@ pub const MAX_STREAMS_PER_GAME: usize = 4;
 /// How often an idle stream writes a comment line, so that a closed page is
 /// noticed (a write to a closed socket fails on the second try).
 pub const HEARTBEAT: Duration = Duration::from_millis(500);
+
+/// Why a game refuses a request, by kind; the web API gives each its HTTP
+/// status (the session knows no protocol).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The request itself is wrong (bad FEN, move, option).
+    Bad(String),
+    /// No such game.
+    NotFound(String),
+    /// Well formed but not now (the engine is to move, the game is over).
+    Conflict(String),
+    /// Too many of something open at once.
+    TooMany(String),
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::Bad(m) | Refusal::NotFound(m) | Refusal::Conflict(m) | Refusal::TooMany(m) => {
+                f.write_str(m)
+            }
+        }
+    }
+}
+
+/// How a game's state and search lines are written to its streams. The web
+/// API provides the format (JSON); the session only says when.
+pub trait View: Send + Sync {
+    /// The whole state of `slot`, as a stream's `state` event.
+    fn state(&self, slot: &Slot) -> String;
+    /// One search line of `run`, as an `info` event.
+    fn info(&self, run: &Run, info: &Info) -> String;
+    /// An engine message worth showing, as a `message` event.
+    fn message(&self, text: &str) -> String;
+}
 
 /// Locks a mutex, also after a panic elsewhere (a request that panicked is
 /// answered 500; the data it guarded is still a consistent game).
@@ -222,6 +256,7 @@ pub struct Slot {
     streams: Vec<(u64, Sender<String>)>,
     last_used: Instant,
     dispatch: Sender<Dispatch>,
+    view: Arc<dyn View>,
 }
 
 impl Slot {
@@ -237,12 +272,12 @@ impl Slot {
     /// # Errors
     /// 409 while it is the engine's turn or after the end; 400 for a bad
     /// or illegal move (the game unchanged).
-    pub fn human_move(&mut self, mv: &str) -> Result<(), ApiError> {
+    pub fn human_move(&mut self, mv: &str) -> Result<(), Refusal> {
         if self.engine.status().is_some() {
-            return Err(ApiError::conflict("the game is over"));
+            return Err(Refusal::Conflict("the game is over".into()));
         }
         if self.engine_to_move() {
-            return Err(ApiError::conflict(format!(
+            return Err(Refusal::Conflict(format!(
                 "it is the engine's turn ({} to move)",
                 color_word(self.engine.game().turn())
             )));
@@ -250,7 +285,7 @@ impl Slot {
         self.play(mv)
     }
 
-    fn play(&mut self, mv: &str) -> Result<(), ApiError> {
+    fn play(&mut self, mv: &str) -> Result<(), Refusal> {
         let mover = self.engine.game().turn();
         self.run = None;
         if let Err(e) = self.engine.play(mv) {
@@ -271,11 +306,11 @@ impl Slot {
     ///
     /// # Errors
     /// 409 if no move was played.
-    pub fn undo(&mut self) -> Result<(), ApiError> {
+    pub fn undo(&mut self) -> Result<(), Refusal> {
         self.run = None;
         if self.engine.undo().is_err() {
             self.changed();
-            return Err(ApiError::conflict("no move to take back"));
+            return Err(Refusal::Conflict("no move to take back".into()));
         }
         let sides = self.settings.sides;
         if !self.settings.analyse
@@ -298,7 +333,7 @@ impl Slot {
         variant: Variant,
         fen: Option<&str>,
         moves: &[String],
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), Refusal> {
         let fresh = build_engine(variant, fen, moves, &self.settings.options)?;
         self.run = None;
         self.engine = fresh;
@@ -314,7 +349,7 @@ impl Slot {
     /// # Errors
     /// 400 if the engine refuses the options (a hash table larger than the
     /// machine's memory); nothing changes then.
-    pub fn set_settings(&mut self, s: Settings) -> Result<(), ApiError> {
+    pub fn set_settings(&mut self, s: Settings) -> Result<(), Refusal> {
         if s.options != self.settings.options {
             self.engine
                 .set_options(s.options.clone())
@@ -373,7 +408,7 @@ impl Slot {
                 self.engine.abort();
             }
         }
-        let state = super::api::state(self).to_string();
+        let state = self.view.state(self);
         self.broadcast("state", &state);
     }
 
@@ -447,14 +482,14 @@ impl Slot {
                     self.scores[ply] = Some(white);
                 }
                 let Some(run) = self.run.as_ref() else { return };
-                let data = super::api::info(run, &info).to_string();
+                let data = self.view.info(run, &info);
                 self.broadcast("info", &data);
             }
             // The board starts no perft or bench.
             SearchEvent::Report(_) | SearchEvent::Done { .. } => {}
             SearchEvent::Message(m) => {
                 self.note = Some(m.clone());
-                let data = serde_json::json!({ "message": m }).to_string();
+                let data = self.view.message(&m);
                 self.broadcast("message", &data);
             }
             SearchEvent::BestMove { best, .. } => {
@@ -463,7 +498,7 @@ impl Slot {
                 match (kind, best) {
                     (Kind::Play, Some(mv)) => {
                         if let Err(e) = self.play(&mv) {
-                            self.note = Some(format!("engine move {mv}: {}", e.message));
+                            self.note = Some(format!("engine move {mv}: {e}"));
                             self.changed();
                         }
                     }
@@ -480,7 +515,7 @@ fn build_engine(
     fen: Option<&str>,
     moves: &[String],
     options: &Options,
-) -> Result<Engine, ApiError> {
+) -> Result<Engine, Refusal> {
     let mut engine = Engine::new();
     engine.set_variant(variant);
     let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
@@ -499,8 +534,8 @@ pub fn white_view(run: &Run, score: Score) -> Score {
 }
 
 /// The one place where the engine facade's errors become replies.
-pub fn engine_error(e: engine::Error) -> ApiError {
-    ApiError::bad(e.to_string())
+pub fn engine_error(e: engine::Error) -> Refusal {
+    Refusal::Bad(e.to_string())
 }
 
 /// `White` / `Black`.
@@ -517,11 +552,13 @@ pub struct Registry {
     next_id: AtomicU64,
     next_stream: AtomicU64,
     dispatch: Sender<Dispatch>,
+    view: Arc<dyn View>,
 }
 
 impl Registry {
-    /// An empty registry and its dispatcher thread.
-    pub fn start() -> std::io::Result<Arc<Registry>> {
+    /// An empty registry whose streams are written by `view`, and its
+    /// dispatcher thread.
+    pub fn start(view: Arc<dyn View>) -> std::io::Result<Arc<Registry>> {
         let (tx, rx) = mpsc::channel();
         // Ids need not be secret (loopback), only not reused across runs
         // by a page left open: start from the clock.
@@ -533,6 +570,7 @@ impl Registry {
             next_id: AtomicU64::new(seed + 1),
             next_stream: AtomicU64::new(1),
             dispatch: tx,
+            view,
         });
         let weak = Arc::downgrade(&reg);
         std::thread::Builder::new()
@@ -551,7 +589,7 @@ impl Registry {
         fen: Option<&str>,
         moves: &[String],
         settings: Settings,
-    ) -> Result<Arc<Mutex<Slot>>, ApiError> {
+    ) -> Result<Arc<Mutex<Slot>>, Refusal> {
         let engine = build_engine(variant, fen, moves, &settings.options)?;
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let clock = Clock::for_limit(settings.limit);
@@ -568,6 +606,7 @@ impl Registry {
             streams: Vec::new(),
             last_used: Instant::now(),
             dispatch: self.dispatch.clone(),
+            view: Arc::clone(&self.view),
         }));
         let evicted = {
             let mut games = lock(&self.games);
@@ -599,8 +638,8 @@ impl Registry {
     ///
     /// # Errors
     /// 404 if there is none (never created, or evicted).
-    pub fn get(&self, id: &str) -> Result<Arc<Mutex<Slot>>, ApiError> {
-        let missing = || ApiError::not_found(format!("no game \"{id}\" (it may have been closed)"));
+    pub fn get(&self, id: &str) -> Result<Arc<Mutex<Slot>>, Refusal> {
+        let missing = || Refusal::NotFound(format!("no game \"{id}\" (it may have been closed)"));
         let n: u64 = id.parse().map_err(|_| missing())?;
         lock(&self.games).get(&n).cloned().ok_or_else(missing)
     }
@@ -609,17 +648,16 @@ impl Registry {
     ///
     /// # Errors
     /// 429 when the game has [`MAX_STREAMS_PER_GAME`] streams open.
-    pub fn subscribe(&self, slot: &Mutex<Slot>) -> Result<(u64, Receiver<String>), ApiError> {
+    pub fn subscribe(&self, slot: &Mutex<Slot>) -> Result<(u64, Receiver<String>), Refusal> {
         let mut s = lock(slot);
         if s.streams.len() >= MAX_STREAMS_PER_GAME {
-            return Err(ApiError {
-                status: 429,
-                message: "too many streams open on this game".into(),
-            });
+            return Err(Refusal::TooMany(
+                "too many streams open on this game".into(),
+            ));
         }
         let id = self.next_stream.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = mpsc::channel();
-        let state = super::api::state(&s).to_string();
+        let state = s.view.state(&s);
         let _ = tx.send(format!("event: state\ndata: {state}\n\n"));
         s.streams.push((id, tx));
         s.last_used = Instant::now();

@@ -2,8 +2,8 @@
 //! tiny node limit: the games complete, every move replays legally with
 //! movegen, and the PGN reads back with the tags the runner promises.
 
-use matchrunner::pgn::{read_pgn, PgnGame};
 use movegen::{status, Position, Variant};
+use notation::pgn::{read_pgn, PgnGame};
 use std::process::Command;
 
 const VOLKHV: &str = env!("CARGO_BIN_EXE_volkhv");

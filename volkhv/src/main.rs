@@ -13,6 +13,7 @@
 //! CECP v2; anything else (normally `uci`) is handled by the UCI shim, which
 //! also answers that first line, so a bare `isready` or `go perft 3` works.
 
+#[cfg(feature = "web")]
 mod serve;
 mod shell;
 #[cfg(test)]
@@ -55,7 +56,15 @@ fn main() -> ExitCode {
         Some("bench") => bench_command(&args[1..]),
         Some("match") => match_command(&args[1..]),
         Some("datagen") => datagen_command(&args[1..]),
+        #[cfg(feature = "web")]
         Some("serve") => serve::run_cli(&args[1..]),
+        #[cfg(not(feature = "web"))]
+        Some("serve") => {
+            eprintln!(
+                "volkhv serve: this build has no web board (built without the `web` feature)"
+            );
+            ExitCode::from(2)
+        }
         Some(other) => {
             eprintln!("volkhv: unknown argument \"{other}\"\n\n{USAGE}");
             ExitCode::from(2)

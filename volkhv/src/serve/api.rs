@@ -16,14 +16,15 @@
 //! ```
 
 use super::http::{self, ApiError, Reply, Target};
-use super::notation::{checked_king, legal_words, outcome_words, plies, pv_notation, Show, Token};
 use super::pgn;
 use super::session::{
-    color_word, lock, white_view, EngineLimit, Kind, Registry, Run, Settings, Sides, Slot,
+    color_word, lock, white_view, EngineLimit, Kind, Refusal, Registry, Run, Settings, Sides, Slot,
+    View,
 };
 use engine::{with_game, Game, Info, Options, Score};
 use eval::Evaluate;
-use movegen::{Color, Square, Variant};
+use movegen::{Color, Describe, Position, Square, Token, Variant};
+use notation::words::{checked_king, legal_words, outcome_words, plies, pv_notation};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tiny_http::{Method, Request};
@@ -217,7 +218,7 @@ fn read(req: &mut Request) -> Result<Body, ApiError> {
 
 fn create(reg: &Registry, b: &Body) -> Result<Reply, ApiError> {
     let settings = settings_from(&Settings::default(), b)?;
-    let variant = variant_from(b.variant.as_deref(), Variant::Chess)?;
+    let variant = variant_from(b.variant.as_deref(), Variant::DEFAULT)?;
     let moves = b.moves.clone().unwrap_or_default();
     let slot = reg.create(variant, fen_from(b.fen.as_deref()), &moves, settings)?;
     let mut s = lock(&slot);
@@ -235,11 +236,11 @@ fn act(s: &mut Slot, action: &str, b: &Body) -> Result<(), ApiError> {
             let mv =
                 b.mv.as_deref()
                     .ok_or_else(|| ApiError::bad("missing \"move\""))?;
-            s.human_move(mv.trim())
+            Ok(s.human_move(mv.trim())?)
         }
         "undo" => {
             b.only("undo", b.is_empty())?;
-            s.undo()
+            Ok(s.undo()?)
         }
         "stop" => {
             b.only("stop", b.is_empty())?;
@@ -253,7 +254,7 @@ fn act(s: &mut Slot, action: &str, b: &Body) -> Result<(), ApiError> {
             )?;
             let variant = variant_from(b.variant.as_deref(), s.engine.variant())?;
             let moves = b.moves.clone().unwrap_or_default();
-            s.new_game(variant, fen_from(b.fen.as_deref()), &moves)
+            Ok(s.new_game(variant, fen_from(b.fen.as_deref()), &moves)?)
         }
         "settings" => {
             b.only(
@@ -261,7 +262,7 @@ fn act(s: &mut Slot, action: &str, b: &Body) -> Result<(), ApiError> {
                 !b.has_position() && b.mv.is_none() && b.pgn.is_none(),
             )?;
             let new = settings_from(&s.settings, b)?;
-            s.set_settings(new)
+            Ok(s.set_settings(new)?)
         }
         "pgn" => {
             b.only(
@@ -273,7 +274,7 @@ fn act(s: &mut Slot, action: &str, b: &Body) -> Result<(), ApiError> {
                 .as_deref()
                 .ok_or_else(|| ApiError::bad("missing \"pgn\""))?;
             let (variant, fen, moves) = pgn::import(text, s.engine.variant())?;
-            s.new_game(variant, fen.as_deref(), &moves)
+            Ok(s.new_game(variant, fen.as_deref(), &moves)?)
         }
         other => Err(ApiError::not_found(format!("no such action \"{other}\""))),
     }
@@ -302,7 +303,7 @@ fn token_json(t: &Token) -> Value {
 }
 
 /// The board as 64 lists (a1, b1, …, h8) of pieces bottom to top.
-fn board_json<P: Show>(pos: &P) -> Value {
+fn board_json<P: Position + Describe>(pos: &P) -> Value {
     Value::Array(
         Square::all()
             .map(|sq| Value::Array(pos.tokens(sq).iter().map(token_json).collect()))
@@ -310,7 +311,7 @@ fn board_json<P: Show>(pos: &P) -> Value {
     )
 }
 
-fn game_json<P: Show + Evaluate>(g: &Game<P>) -> Value {
+fn game_json<P: Position + Describe + Evaluate>(g: &Game<P>) -> Value {
     let pos = g.position();
     let legal: Vec<Value> = legal_words(pos)
         .into_iter()
@@ -338,7 +339,10 @@ fn game_json<P: Show + Evaluate>(g: &Game<P>) -> Value {
     })
 }
 
-fn position_json<P: Show + Evaluate>(g: &Game<P>, ply: usize) -> Result<Value, ApiError> {
+fn position_json<P: Position + Describe + Evaluate>(
+    g: &Game<P>,
+    ply: usize,
+) -> Result<Value, ApiError> {
     let moves = g.moves();
     if ply > moves.len() {
         return Err(ApiError::bad(format!(
@@ -422,6 +426,35 @@ pub fn state(s: &Slot) -> Value {
     v["human_to_move"] = json!(game.status().is_none() && !s.engine_to_move());
     v["note"] = json!(s.note);
     v
+}
+
+/// The streams' events as the page reads them.
+pub struct JsonView;
+
+impl View for JsonView {
+    fn state(&self, slot: &Slot) -> String {
+        state(slot).to_string()
+    }
+
+    fn info(&self, run: &Run, info: &Info) -> String {
+        self::info(run, info).to_string()
+    }
+
+    fn message(&self, text: &str) -> String {
+        json!({ "message": text }).to_string()
+    }
+}
+
+impl From<Refusal> for ApiError {
+    fn from(r: Refusal) -> ApiError {
+        let (status, message) = match r {
+            Refusal::Bad(m) => (400, m),
+            Refusal::NotFound(m) => (404, m),
+            Refusal::Conflict(m) => (409, m),
+            Refusal::TooMany(m) => (429, m),
+        };
+        ApiError { status, message }
+    }
 }
 
 /// One search report for the streams: the score also from white's view

@@ -500,7 +500,7 @@ impl XBoard {
         self.halt();
         self.analyzing = false;
         // `new` always means standard chess; `variant` may follow.
-        self.engine.set_variant(Variant::Chess);
+        self.engine.set_variant(Variant::DEFAULT);
         self.engine.new_game();
         self.force = false;
         self.engine_color = Color::Black;

@@ -39,14 +39,6 @@ impl ApiError {
             message: message.into(),
         }
     }
-
-    /// 409: well formed but not now (the engine is to move, the game is over).
-    pub fn conflict(message: impl Into<String>) -> ApiError {
-        ApiError {
-            status: 409,
-            message: message.into(),
-        }
-    }
 }
 
 /// A reply body with its content type and status.

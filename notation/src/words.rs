@@ -1,177 +1,14 @@
-//! What the page is told about a position, per variant: the board as FEN
-//! tokens per square (bottom to top), each piece named in words, every legal
-//! move with a sentence for the chooser, the notation of the move list (SAN
-//! for chess, move strings for the variants) and the result in words.
+//! Moves in words for a board: every legal move with the sentence a
+//! chooser shows, a game's moves in the move list's notation, and results
+//! in words. Pieces in words come from each variant's
+//! [`Describe`](movegen::Describe).
 //!
 //! ```text
-//! Tavreli d4 = (PP=QB)  ──tokens──▶  [P, P=Q, B]  ("white pawn (promotes to rook)", …)
-//! Plunder c3d5p         ──words───▶  "Knight takes on d5 and takes a pawn vest"
+//! Plunder c3d5p  ──sentence──▶  "Knight takes on d5 and takes a pawn vest"
 //! ```
 
-use matchrunner::san::san;
-use movegen::{
-    Chess, Color, Move, MoveKind, MoveList, Outcome, Piece, Plunder, Position, Role, Square,
-    Tavreli, TowerPiece,
-};
-
-/// One piece drawn on a square: its FEN token, a plunder vest (letter in the
-/// wearer's case) and the piece in words for the tower inspector.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Token {
-    /// The FEN token (`Q`, `p`, `H`, `Q~`, `P=N`).
-    pub piece: String,
-    /// The vest letter, plunder only.
-    pub vest: Option<char>,
-    /// `white knight wearing a queen vest`, `black pawn (promotes to helgi)`.
-    pub name: String,
-}
-
-/// The variant-specific half of what the page is told; the rest
-/// ([`legal_words`], [`notation`]) is common.
-pub trait Show: Position {
-    /// The pieces on `sq`, bottom to top (empty square: none).
-    fn tokens(&self, sq: Square) -> Vec<Token>;
-
-    /// The moving piece or group of `m` in words, capitalised (`Knight`,
-    /// `Top 2 of 3 (bishop, rook)`, `Knight using its rook vest`).
-    fn mover(&self, m: Move) -> String;
-
-    /// The move as the move list shows it.
-    fn notation(&self, m: Move) -> String {
-        m.to_string()
-    }
-}
-
-/// The lower-case name of a role.
-#[must_use]
-pub const fn role_name(role: Role) -> &'static str {
-    role.name()
-}
-
-const fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "White",
-        Color::Black => "Black",
-    }
-}
-
-fn capitalised(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_uppercase().chain(c).collect())
-        .unwrap_or_default()
-}
-
-fn plain_token(p: Piece) -> Token {
-    Token {
-        piece: p.role.char_for(p.color).to_string(),
-        vest: None,
-        name: format!(
-            "{} {}",
-            color_name(p.color).to_lowercase(),
-            role_name(p.role)
-        ),
-    }
-}
-
-fn top_role<P: Position>(pos: &P, sq: Square) -> Role {
-    pos.piece_at(sq).map_or(Role::Pawn, |p| p.role)
-}
-
-impl Show for Chess {
-    fn tokens(&self, sq: Square) -> Vec<Token> {
-        self.piece_at(sq).map(plain_token).into_iter().collect()
-    }
-
-    fn mover(&self, m: Move) -> String {
-        capitalised(role_name(top_role(self, m.from())))
-    }
-
-    fn notation(&self, m: Move) -> String {
-        san(self, m)
-    }
-}
-
-impl Show for Plunder {
-    fn tokens(&self, sq: Square) -> Vec<Token> {
-        let Some(p) = self.piece_at(sq) else {
-            return Vec::new();
-        };
-        let mut t = plain_token(p);
-        if let Some(v) = self.vest_at(sq) {
-            t.vest = Some(v.char_for(p.color));
-            t.name = format!("{} wearing a {} vest", t.name, role_name(v));
-        }
-        vec![t]
-    }
-
-    fn mover(&self, m: Move) -> String {
-        let name = capitalised(role_name(top_role(self, m.from())));
-        match self.vest_at(m.from()) {
-            Some(v) if m.is_vest_move() => format!("{name} using its {} vest", role_name(v)),
-            _ => name,
-        }
-    }
-}
-
-fn tower_piece_name(p: TowerPiece) -> String {
-    let role = role_name(p.role());
-    match p.promotion() {
-        Some(promo) if p.is_pawn() => format!("pawn (promotes to {})", role_name(promo)),
-        Some(_) => format!("promoted pawn, now a {role}"),
-        None => role.to_string(),
-    }
-}
-
-impl Show for Tavreli {
-    fn tokens(&self, sq: Square) -> Vec<Token> {
-        self.tower(sq)
-            .iter()
-            .map(|p| Token {
-                piece: p.token(sq.file()),
-                vest: None,
-                name: format!(
-                    "{} {}",
-                    color_name(p.color()).to_lowercase(),
-                    tower_piece_name(p)
-                ),
-            })
-            .collect()
-    }
-
-    fn mover(&self, m: Move) -> String {
-        let tower = self.tower(m.from());
-        let height = tower.len();
-        let k = match usize::from(m.split()) {
-            0 => height,
-            k => k,
-        };
-        // The group's pieces bottom to top; those of the other side say so.
-        let owner = tower.top().map(TowerPiece::color);
-        let group: Vec<String> = tower
-            .iter()
-            .skip(height - k)
-            .map(|p| {
-                if Some(p.color()) == owner {
-                    tower_piece_name(p)
-                } else {
-                    format!(
-                        "{} {}",
-                        color_name(p.color()).to_lowercase(),
-                        tower_piece_name(p)
-                    )
-                }
-            })
-            .collect();
-        if height == 1 {
-            capitalised(&group.join(""))
-        } else if k == height {
-            format!("Whole tower of {height} ({})", group.join(", "))
-        } else {
-            format!("Top {k} of {height} ({})", group.join(", "))
-        }
-    }
-}
+use crate::move_text;
+use movegen::{Color, Describe, Move, MoveKind, MoveList, Outcome, Piece, Position, Role, Square};
 
 /// A legal move for the page: its string, squares and sentence.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -187,7 +24,7 @@ pub struct MoveWords {
 }
 
 /// Every legal move of `pos` with its sentence, in movegen's order.
-pub fn legal_words<P: Show>(pos: &P) -> Vec<MoveWords> {
+pub fn legal_words<P: Position + Describe>(pos: &P) -> Vec<MoveWords> {
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
     list.iter()
@@ -202,7 +39,7 @@ pub fn legal_words<P: Show>(pos: &P) -> Vec<MoveWords> {
 
 /// One move in words. `all` are the legal moves, so that a capture that
 /// could have taken a vest says it declines it.
-fn sentence<P: Show>(pos: &P, m: Move, all: &[Move]) -> String {
+fn sentence<P: Position + Describe>(pos: &P, m: Move, all: &[Move]) -> String {
     if m.kind() == MoveKind::Castle {
         let side = if m.to().file() > m.from().file() {
             "kingside"
@@ -219,10 +56,10 @@ fn sentence<P: Show>(pos: &P, m: Move, all: &[Move]) -> String {
     };
     let mut extras = Vec::new();
     if let Some(p) = m.promotion() {
-        extras.push(format!("promotes to {}", role_name(p)));
+        extras.push(format!("promotes to {}", Role::name(p)));
     }
     if let Some(v) = m.vest() {
-        extras.push(format!("takes a {} vest", role_name(v)));
+        extras.push(format!("takes a {} vest", Role::name(v)));
     } else if m.is_capture() && could_plunder(m, all) {
         extras.push("declines the vest".to_string());
     }
@@ -264,12 +101,12 @@ pub struct Ply {
 }
 
 /// The moves of a game replayed from `start`.
-pub fn plies<P: Show>(start: &P, moves: &[Move]) -> Vec<Ply> {
+pub fn plies<P: Position>(start: &P, moves: &[Move]) -> Vec<Ply> {
     let mut pos = start.clone();
     moves
         .iter()
         .map(|&m| {
-            let text = pos.notation(m);
+            let text = move_text(&pos, m);
             pos.make(m);
             Ply {
                 mv: m.to_string(),
@@ -282,12 +119,12 @@ pub fn plies<P: Show>(start: &P, moves: &[Move]) -> Vec<Ply> {
 
 /// A principal variation (move strings from `root`) in the move list's
 /// notation; stops at the first move that is not legal.
-pub fn pv_notation<P: Show>(root: &P, pv: &[String]) -> Vec<String> {
+pub fn pv_notation<P: Position>(root: &P, pv: &[String]) -> Vec<String> {
     let mut pos = root.clone();
     let mut out = Vec::with_capacity(pv.len());
     for s in pv {
         let Ok(m) = pos.parse_move(s) else { break };
-        out.push(pos.notation(m));
+        out.push(move_text(&pos, m));
         pos.make(m);
     }
     out
@@ -327,8 +164,9 @@ pub fn outcome_words(o: Outcome) -> (&'static str, &'static str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use movegen::{Chess, Plunder, Tavreli};
 
-    fn words<P: Show>(fen: &str, from_to: &str) -> Vec<(String, String)> {
+    fn words<P: Position + Describe>(fen: &str, from_to: &str) -> Vec<(String, String)> {
         let pos = P::from_fen(fen).unwrap();
         legal_words(&pos)
             .into_iter()

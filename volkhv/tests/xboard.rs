@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{assert_legal, available, game, some_moves, Session};
+use common::{assert_legal, game, some_moves, Session};
 use engine::AnyGame;
 use movegen::Variant;
 
@@ -371,26 +371,22 @@ fn variant_session(v: Variant, pieces: &str, fen: &str, suffix: impl Fn(&str) ->
 
 #[test]
 fn plunder_session() {
-    if available(Variant::Plunder, "xboard plunder_session") {
-        variant_session(
-            Variant::Plunder,
-            "PNBRQ................Kpnbrq................k",
-            PLUNDER_FEN,
-            |m| m.len() == 5,
-        );
-    }
+    variant_session(
+        Variant::Plunder,
+        "PNBRQ................Kpnbrq................k",
+        PLUNDER_FEN,
+        |m| m.len() == 5,
+    );
 }
 
 #[test]
 fn tavreli_session() {
-    if available(Variant::Tavreli, "xboard tavreli_session") {
-        variant_session(
-            Variant::Tavreli,
-            "PNBRQ.......H........Kpnbrq.......h........k",
-            TAVRELI_FEN,
-            |m| m.contains(':'),
-        );
-    }
+    variant_session(
+        Variant::Tavreli,
+        "PNBRQ.......H........Kpnbrq.......h........k",
+        TAVRELI_FEN,
+        |m| m.contains(':'),
+    );
 }
 
 #[test]

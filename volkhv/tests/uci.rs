@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{assert_legal, available, bestmove_of, game, some_moves, Session};
+use common::{assert_legal, bestmove_of, game, some_moves, Session};
 use engine::AnyGame;
 use movegen::Variant;
 
@@ -188,20 +188,14 @@ fn setoption_errors_keep_the_option() {
 }
 
 #[test]
-fn unavailable_variants_are_refused() {
-    for v in [Variant::Plunder, Variant::Tavreli] {
-        if AnyGame::new(v, None).is_ok() {
-            continue;
-        }
-        let mut s = uci();
-        s.exchange(
-            &format!("setoption name UCI_Variant value {v}"),
-            &format!(
-                "info string error setoption: UCI_Variant: {v} is not available in this build"
-            ),
-        );
-        assert_eq!(fen_of(&mut s), movegen::fen::STARTPOS);
-    }
+fn unknown_variants_are_refused_and_the_position_kept() {
+    let mut s = uci();
+    s.send("position startpos moves e2e4");
+    let before = fen_of(&mut s);
+    s.send("setoption name UCI_Variant value shogi");
+    let got = s.expect_prefix("info string error setoption: UCI_Variant");
+    assert!(got.contains("shogi"), "{got}");
+    assert_eq!(fen_of(&mut s), before);
 }
 
 #[test]
@@ -522,16 +516,12 @@ fn chess_session() {
 
 #[test]
 fn plunder_session() {
-    if available(Variant::Plunder, "plunder_session") {
-        variant_session(Variant::Plunder, PLUNDER_FEN, |m| m.len() == 5);
-    }
+    variant_session(Variant::Plunder, PLUNDER_FEN, |m| m.len() == 5);
 }
 
 #[test]
 fn tavreli_session() {
-    if available(Variant::Tavreli, "tavreli_session") {
-        variant_session(Variant::Tavreli, TAVRELI_FEN, |m| m.contains(':'));
-    }
+    variant_session(Variant::Tavreli, TAVRELI_FEN, |m| m.contains(':'));
 }
 
 #[test]

@@ -1,0 +1,56 @@
+//! Tavreli in words: every piece of a tower, and the group a move lifts.
+
+use super::{Tavreli, TowerPiece};
+use crate::describe::{capitalised, side};
+use crate::{Describe, Move, Square, Token};
+
+fn tower_piece_name(p: TowerPiece) -> String {
+    let role = p.role().name();
+    match p.promotion() {
+        Some(promo) if p.is_pawn() => format!("pawn (promotes to {})", promo.name()),
+        Some(_) => format!("promoted pawn, now a {role}"),
+        None => role.to_string(),
+    }
+}
+
+impl Describe for Tavreli {
+    fn tokens(&self, sq: Square) -> Vec<Token> {
+        self.tower(sq)
+            .iter()
+            .map(|p| Token {
+                piece: p.token(sq.file()),
+                vest: None,
+                name: format!("{} {}", side(p.color()), tower_piece_name(p)),
+            })
+            .collect()
+    }
+
+    fn mover(&self, m: Move) -> String {
+        let tower = self.tower(m.from());
+        let height = tower.len();
+        let k = match usize::from(m.split()) {
+            0 => height,
+            k => k,
+        };
+        // The group's pieces bottom to top; those of the other side say so.
+        let owner = tower.top().map(TowerPiece::color);
+        let group: Vec<String> = tower
+            .iter()
+            .skip(height - k)
+            .map(|p| {
+                if Some(p.color()) == owner {
+                    tower_piece_name(p)
+                } else {
+                    format!("{} {}", side(p.color()), tower_piece_name(p))
+                }
+            })
+            .collect();
+        if height == 1 {
+            capitalised(&group.join(""))
+        } else if k == height {
+            format!("Whole tower of {height} ({})", group.join(", "))
+        } else {
+            format!("Top {k} of {height} ({})", group.join(", "))
+        }
+    }
+}
