@@ -365,6 +365,34 @@ mod tests {
         }
     }
 
+    #[test]
+    fn printed_openings_pass_the_balance_check() {
+        let req = Request {
+            count: 4,
+            seed: 21,
+            book: None,
+            variant: Variant::Chess,
+            plies: None,
+        };
+        let lines = run(&req, None).unwrap();
+        // The check again, on the printed FENs: a fresh table each time
+        // makes the score depend on the position only.
+        std::thread::Builder::new()
+            .stack_size(STACK_SIZE)
+            .spawn(move || {
+                let mut maker = Maker::<movegen::Chess>::new(&req, Vec::new());
+                for line in &lines {
+                    let fen = line.strip_prefix("info string genfens ").unwrap();
+                    let game = Game::<movegen::Chess>::new(Some(fen)).unwrap();
+                    let imbalance = maker.imbalance(&game).expect("no mate score");
+                    assert!(imbalance <= MARGIN_CP, "{fen}: {imbalance} cp");
+                }
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
     fn variant_start_fen(v: Variant) -> String {
         with_variant!(v, P => P::startpos().fen())
     }
