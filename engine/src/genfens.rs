@@ -128,6 +128,22 @@ impl Request {
     }
 }
 
+/// `genfens` with the words after it: parses the request, reads the book
+/// and hands each line to `emit`.
+///
+/// # Errors
+/// A one-line reason: a bad word, an unreadable book, a bad book line.
+pub fn run(words: &[String], emit: &mut (dyn FnMut(String) + Send)) -> Result<(), String> {
+    let req = Request::parse(words)?;
+    let book = match &req.book {
+        None => None,
+        Some(p) => {
+            Some(std::fs::read_to_string(p).map_err(|e| format!("book {}: {e}", p.display()))?)
+        }
+    };
+    generate(&req, book.as_deref(), emit)
+}
+
 /// Prints (through `emit`) `req.count` lines `info string genfens <FEN>`;
 /// `book_text` is the book file's content when the request names one.
 /// Runs on a thread with the search's stack size.

@@ -126,25 +126,12 @@ fn datagen_command(rest: &[String]) -> ExitCode {
 }
 
 fn genfens_command(words: &[String]) -> ExitCode {
-    use engine::genfens::{generate, Request};
-    let fail = |code: u8, e: &str| {
-        eprintln!("volkhv genfens: {e}");
-        ExitCode::from(code)
-    };
-    let req = match Request::parse(words) {
-        Ok(r) => r,
-        Err(e) => return fail(2, &e),
-    };
-    let book = match &req.book {
-        None => None,
-        Some(p) => match std::fs::read_to_string(p) {
-            Ok(t) => Some(t),
-            Err(e) => return fail(2, &format!("book {}: {e}", p.display())),
-        },
-    };
-    match generate(&req, book.as_deref(), &mut |l| println!("{l}")) {
+    match engine::genfens::run(words, &mut |l| println!("{l}")) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => fail(2, &e),
+        Err(e) => {
+            eprintln!("volkhv genfens: {e}");
+            ExitCode::from(2)
+        }
     }
 }
 
