@@ -63,7 +63,11 @@ impl std::fmt::Display for BenchResult {
                 )?;
             }
         }
-        write!(f, "===========================")
+        writeln!(f, "===========================")?;
+        // Last, so OpenBench (which reads the output bottom-up for the
+        // first `<n> nodes` and `<n> nps`) takes the totals, not a
+        // variant's line.
+        write!(f, "{} nodes {} nps", self.nodes, self.nps)
     }
 }
 
@@ -185,5 +189,9 @@ mod tests {
             positions().len()
         );
         assert!(lines.contains(&format!("Nodes searched  : {}", a.nodes)));
+        assert_eq!(
+            lines.last(),
+            Some(&format!("{} nodes {} nps", a.nodes, a.nps))
+        );
     }
 }

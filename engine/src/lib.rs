@@ -12,6 +12,7 @@ pub mod datagen;
 pub mod engine;
 pub mod error;
 pub mod game;
+pub mod genfens;
 pub mod limits;
 pub mod perft;
 pub mod search;
