@@ -8,7 +8,7 @@
 #   make EVALFILE=/nets/x.nnue    embed another chess network (same layout)
 
 # The crate and binary that make `volkhv`.
-PACKAGE  := engine
+PACKAGE  := volkhv
 BIN      := volkhv
 
 EXE      ?= volkhv-native

@@ -21,7 +21,7 @@ use crate::game::Game;
 use crate::limits::{Limits, Options, Score};
 use crate::search::{Shared, STACK_SIZE};
 use eval::Evaluate;
-use matchrunner::openings::{parse_openings, Opening};
+use notation::openings::{parse_openings, Opening};
 use movegen::{with_variant, MoveList, Position, SplitMix, Variant};
 use std::path::PathBuf;
 
@@ -97,7 +97,7 @@ impl Request {
             count,
             seed: 0,
             book: None,
-            variant: Variant::Chess,
+            variant: Variant::DEFAULT,
             plies: None,
         };
         let mut seed = None;

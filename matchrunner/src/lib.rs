@@ -17,7 +17,7 @@ pub mod cli;
 pub mod engine;
 pub mod fastchess;
 pub mod game;
-pub mod openings;
+pub use notation::openings;
 pub mod runner;
 pub mod spec;
 pub mod stats;

@@ -2,8 +2,8 @@
 
 use super::{OpeningSource, RunError};
 use crate::openings::{parse_openings, random_opening, seeded, Opening};
-use crate::pgn::read_pgn;
 use movegen::Position;
+use notation::pgn::read_pgn;
 use std::marker::PhantomData;
 use std::path::PathBuf;
 

@@ -3,7 +3,7 @@
 //! movegen before any game is played.
 //!
 //! ```
-//! use matchrunner::openings::parse_openings;
+//! use notation::openings::parse_openings;
 //! use movegen::Chess;
 //! let ops = parse_openings::<Chess>("e2e4 e7e5\n# comment\n4k3/8/8/8/8/8/8/4K2R w K - bm O-O;\n").unwrap();
 //! assert_eq!(ops.len(), 2);
