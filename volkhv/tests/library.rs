@@ -402,3 +402,45 @@ fn enc(s: &str) -> String {
         })
         .collect()
 }
+
+/// Every lesson of the rules pages: its position is one the engine accepts,
+/// the square it lights has moves, and every move its text names is legal.
+#[test]
+fn every_lesson_of_the_rules_pages_is_a_legal_position() {
+    let s = Server::start();
+    let lessons: Value =
+        serde_json::from_str(include_str!("../web/lessons.json")).expect("lessons.json");
+    let mut count = 0;
+    for variant in ["chess", "plunder", "tavreli"] {
+        let v = &lessons[variant];
+        assert!(!v["intro"].as_array().unwrap().is_empty(), "{variant}");
+        for lesson in v["lessons"].as_array().unwrap() {
+            let fen = lesson["fen"].as_str().unwrap();
+            let (status, st) = get(
+                &s,
+                &format!("/api/legal?variant={variant}&fen={}", enc(fen)),
+            );
+            assert_eq!(status, 200, "{variant} {fen}: {st}");
+            assert_eq!(st["fen"], fen, "written back as given");
+            let legal: Vec<&Value> = st["legal"].as_array().unwrap().iter().collect();
+            let from = lesson["select"].as_str().unwrap();
+            assert!(legal.iter().any(|m| m["from"] == from), "{fen}: {from}");
+            for t in lesson["try"].as_array().unwrap() {
+                assert!(
+                    legal.iter().any(|m| m["move"] == *t && m["from"] == from),
+                    "{variant} {fen}: {t} is not a legal move from {from}"
+                );
+            }
+            count += 1;
+        }
+        let (status, page) = s.request("GET", &format!("/rules.html?variant={variant}"), "");
+        assert_eq!(status, 200);
+        assert!(page.contains("rules.js"));
+    }
+    assert!(count >= 12, "{count} lessons");
+    let (status, page) = s.request("GET", "/library.html", "");
+    assert_eq!(status, 200);
+    assert!(page.contains("library-table"));
+    let (_, board) = s.request("GET", "/", "");
+    assert!(board.contains("href=\"/rules.html\"") && board.contains("href=\"/library.html\""));
+}
