@@ -48,7 +48,7 @@ function row(g) {
   plies.title = `${g.plies} plies`;
   const open = cell(tr);
   link(open, "Open", `/?game=${g.id}`, { class: "open" });
-  open.append(" at move ");
+  open.append(" at ply ");
   const at = document.createElement("input");
   at.type = "number";
   at.min = 0;

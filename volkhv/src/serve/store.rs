@@ -511,11 +511,13 @@ mod tests {
 
     #[test]
     fn settings_survive_and_bad_ones_default() {
-        let mut s = Settings::default();
-        s.sides = Sides::Black;
-        s.limit = EngineLimit::Clock {
-            base_ms: 60_000,
-            inc_ms: 1000,
+        let mut s = Settings {
+            sides: Sides::Black,
+            limit: EngineLimit::Clock {
+                base_ms: 60_000,
+                inc_ms: 1000,
+            },
+            ..Settings::default()
         };
         s.options.multipv = 3;
         assert_eq!(settings_from_json(&settings_json(&s).to_string()), s);
