@@ -101,6 +101,11 @@ pub fn run(
         let game = AnyGame::new(variant, Some(fen)).expect("bench positions are valid");
         shared.clear();
         shared.stop.store(false, Ordering::Relaxed);
+        // A `stop` that came while the last position was being reported
+        // (its stop flag just cleared) still ends the bench here.
+        if shared.abort.load(Ordering::Relaxed) {
+            return None;
+        }
         let best: Arc<Mutex<Option<String>>> = Arc::default();
         let best_in = Arc::clone(&best);
         let sink: EventSink = Arc::new(move |e| {
