@@ -148,11 +148,11 @@ pub fn run_cli(args: &[String]) -> ExitCode {
             }
         }
     };
-    let url = format!("http://{}/", display_addr(bound));
-    match guard.token() {
-        Some(t) => println!("listening on {url}?token={t}"),
-        None => println!("listening on {url}"),
-    }
+    let url = match guard.token() {
+        Some(t) => format!("http://{}/?token={t}", display_addr(bound)),
+        None => format!("http://{}/", display_addr(bound)),
+    };
+    println!("listening on {url}");
     let _ = std::io::stdout().flush();
     if !bound.ip().is_loopback() {
         eprintln!(
@@ -211,7 +211,10 @@ fn open_browser(url: &str) {
         "xdg-open"
     };
     if let Err(e) = std::process::Command::new(opener).arg(url).spawn() {
-        eprintln!("volkhv serve: cannot run {opener} ({e}); open {url} yourself");
+        // Not the address itself: it may hold the token, which goes to stdout only.
+        eprintln!(
+            "volkhv serve: cannot run {opener} ({e}); open the address of the first line yourself"
+        );
     }
 }
 

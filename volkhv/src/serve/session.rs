@@ -439,9 +439,11 @@ impl Slot {
             .save(self.id, &self.saved_with(&s))
             .map_err(storage_error)?;
         if s.options != self.settings.options {
-            self.engine
-                .set_options(s.options.clone())
-                .map_err(engine_error)?;
+            if let Err(e) = self.engine.set_options(s.options.clone()) {
+                // The library keeps what the game really has.
+                let _ = self.commit();
+                return Err(engine_error(e));
+            }
         }
         self.run = None;
         if s.limit != self.settings.limit {
