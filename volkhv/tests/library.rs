@@ -193,6 +193,30 @@ fn a_damaged_library_is_refused_and_left_as_it_is() {
     assert_eq!(std::fs::read(&db).unwrap(), junk, "untouched");
     let names: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
     assert_eq!(names.len(), 1, "no journal beside it");
+    drop(names);
+    // A real library whose table pages were overwritten: the integrity
+    // check finds it.
+    let broken = dir.join("broken.db");
+    let s = Server::start_with(&["--db", &db_arg(&broken)]);
+    let g = id(&s.create(&json!({})));
+    play(&s, &g, &["e2e4"]);
+    s.kill();
+    // Folds the journal into the file, so that its pages are the file's.
+    let conn = rusqlite::Connection::open(&broken).unwrap();
+    conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+        .unwrap();
+    drop(conn);
+    let mut bytes = std::fs::read(&broken).unwrap();
+    assert!(bytes.len() >= 3 * 4096, "{} bytes", bytes.len());
+    bytes[4096 + 8..3 * 4096].fill(0xA5);
+    std::fs::write(&broken, &bytes).unwrap();
+    let (code, err) = refused(&broken);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("broken.db") && err.contains("left as it is"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&broken).unwrap(), bytes, "untouched");
     // Another program's SQLite file is not taken over either.
     let other = dir.join("other.db");
     let conn = rusqlite::Connection::open(&other).unwrap();

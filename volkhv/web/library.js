@@ -57,12 +57,8 @@ function row(g) {
   at.title = "ply (half-move) to show";
   at.className = "at";
   open.appendChild(at);
-  const go = document.createElement("button");
-  go.type = "button";
-  go.textContent = "Go";
-  go.className = "open-at";
-  go.addEventListener("click", () => { location.href = `/?game=${g.id}&ply=${Number(at.value) || 0}`; });
-  open.appendChild(go);
+  const go = link(open, "Go", `/?game=${g.id}&ply=${g.plies}`, { class: "open-at" });
+  at.addEventListener("input", () => { go.href = `/?game=${g.id}&ply=${Number(at.value) || 0}`; });
   const tools = cell(tr);
   link(tools, "PGN", `/api/games/${g.id}/pgn`, { download: `volkhv-${g.id}.pgn` });
   tools.append(" ");

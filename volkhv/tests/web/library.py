@@ -129,11 +129,13 @@ def click(css):
     return d.find_element(By.CSS_SELECTOR, css).click()
 
 
-def js_click(element):
-    """A click that starts a navigation, sent without waiting for the new
-    page (a WebDriver click waits for it, and now and then the renderer
-    never answers: see browser.py); the caller waits for what it expects."""
-    d.execute_script("arguments[0].click();", element)
+def follow(element, expect):
+    """Follows a link: its address must end with `expect`, and is loaded by
+    `navigate`, which tries again when the renderer never answers (see
+    browser.py; a click on the link would wait for it with no retry)."""
+    href = element.get_attribute("href")
+    assert href.endswith(expect), (href, expect)
+    navigate(href)
 
 
 def check(variant, before, mv, after):
@@ -197,7 +199,7 @@ try:
     gid = game_id()
     assert "game=" + gid in d.current_url, d.current_url
     log("reload")
-    d.refresh()
+    navigate(d.current_url)
     wait("the same game after a reload", lambda: fen() == kept and game_id() == gid)
     wait("its move list", lambda: plies() == 3)
 
@@ -217,7 +219,7 @@ try:
     d.save_screenshot(os.path.join(SHOTS, "library.png"))
 
     log("open it and play on")
-    js_click(row(gid)[0].find_element(By.CSS_SELECTOR, "a.open"))
+    follow(row(gid)[0].find_element(By.CSS_SELECTOR, "a.open"), "/?game=" + gid)
     wait("the game opened", lambda: fen() == kept and game_id() == gid)
     play("chess", "b8", "c6", "b8c6")
 
@@ -227,7 +229,7 @@ try:
     at = row(gid)[0].find_element(By.CSS_SELECTOR, "input.at")
     at.clear()
     at.send_keys("1")
-    js_click(row(gid)[0].find_element(By.CSS_SELECTOR, "button.open-at"))
+    follow(row(gid)[0].find_element(By.CSS_SELECTOR, "a.open-at"), "/?game=%s&ply=1" % gid)
     after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
     wait("the position after 1. e4", lambda: fen() == after_e4)
     click("#branch")
@@ -247,9 +249,7 @@ try:
     # ---- the rules pages ------------------------------------------------------
     navigate(server.url + "?variant=plunder")
     wait("the board", fen)
-    link = d.find_element(By.ID, "rules-link")
-    assert link.get_attribute("href").endswith("/rules.html?variant=plunder"), link.get_attribute("href")
-    js_click(link)
+    follow(d.find_element(By.ID, "rules-link"), "/rules.html?variant=plunder")
     wait("the plunder lessons", lambda: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
     assert "PlunderChess" in d.find_element(By.ID, "title").text
     lit = d.find_elements(By.CSS_SELECTOR, 'svg.lesson-board[data-lesson="2"] g.over circle')
@@ -264,6 +264,18 @@ try:
     offered = lesson_move("tavreli", 1, "d4", "d8", "d4d8:2")
     assert offered == ["d4d8", "d4d8:1", "d4d8:2"], offered
     d.save_screenshot(os.path.join(SHOTS, "rules-tavreli.png"))
+    server.kill()
+
+    # ---- a library that cannot be written: the reason on the page --------------
+    server = Server("--db", "file:%s?mode=ro" % DB)
+    navigate(server.url + "?game=" + gid)
+    shown = wait("the kept game", lambda: game_id() == gid and fen())
+    click('#board [data-square="f1"]')
+    click('#board [data-square="c4"]')
+    said = wait("the library's refusal", lambda: "cannot store" in text_of("message") and text_of("message"))
+    log("message: " + said)
+    assert "nothing was changed" in said, said
+    assert fen() == shown, "the move was not played"
     server.kill()
 
     # ---- a shared board ---------------------------------------------------------
