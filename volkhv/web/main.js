@@ -4,6 +4,7 @@
 // it; the page only matches clicks against the legal moves it was sent.
 
 import { get, post, stream } from "./api.js";
+import { keepInAddress, branchBody } from "./library-link.js";
 import { render, squareIndex } from "./board.js";
 import { attachInput, closeChooser, legalFrom, targetsOf } from "./input.js";
 import {
@@ -94,7 +95,11 @@ async function act(path, body) {
 }
 
 async function openGame(body) {
-  const s = await post("/api/games", body);
+  attach(await post("/api/games", body));
+}
+
+// Shows game `s` and follows its stream; a reload of the page reopens it.
+function attach(s) {
   if (app.es) app.es.close();
   app.state = null;
   app.lines = new Map();
@@ -107,6 +112,26 @@ async function openGame(body) {
     message: (m) => say(m),
     error: streamError,
   });
+  keepInAddress(s.id);
+}
+
+// A game of the library: `?game=ID[&ply=N]` opens it (at ply N).
+async function reopen(id, ply) {
+  const s = await get(`/api/games/${id}`);
+  if (s.settings.engine === "white") app.orientation = "b";
+  attach(s);
+  if (ply !== null && ply !== "") await goto(Number(ply));
+}
+
+// New games (and set-ups) are new games of the library, so the one on the
+// board stays in it as it was.
+async function fresh(body) {
+  try {
+    await openGame({ ...body, ...settingsBody() });
+    say("");
+  } catch (e) {
+    say(e.message);
+  }
 }
 
 // The stream failed: EventSource retries by itself, unless the game is gone
@@ -217,9 +242,10 @@ function wire() {
   $("move-input").addEventListener("keydown", (e) => { if (e.key === "Enter") $("move-play").click(); });
   $("undo").addEventListener("click", () => act("undo"));
   $("flip").addEventListener("click", () => { app.orientation = app.orientation === "w" ? "b" : "w"; draw(); });
-  $("new-game").addEventListener("click", () => act("new", { variant: $("variant").value }));
-  $("variant").addEventListener("change", () => act("new", { variant: $("variant").value }));
-  $("set-fen").addEventListener("click", () => act("new", { variant: $("variant").value, fen: $("fen-input").value }));
+  $("new-game").addEventListener("click", () => fresh({ variant: $("variant").value }));
+  $("variant").addEventListener("change", () => fresh({ variant: $("variant").value }));
+  $("set-fen").addEventListener("click", () => fresh({ variant: $("variant").value, fen: $("fen-input").value }));
+  $("branch").addEventListener("click", () => fresh(branchBody(app.state, app.viewPly)));
   $("apply").addEventListener("click", () => act("settings", settingsBody()));
   $("engine-side").addEventListener("change", () => {
     // The person's side at the bottom.
@@ -244,7 +270,13 @@ function wire() {
       a.hidden = false;
     } catch (e) { say(e.message); }
   });
-  $("pgn-import").addEventListener("click", () => act("pgn", { pgn: $("pgn").value }));
+  $("pgn-import").addEventListener("click", async () => {
+    try {
+      const r = await post("/api/library/import", { pgn: $("pgn").value });
+      await reopen(r.imported[r.imported.length - 1], null);
+      say(r.imported.length > 1 ? `${r.imported.length} games imported into the library; the last is shown` : "");
+    } catch (e) { say(e.message); }
+  });
   document.addEventListener("keydown", (e) => {
     if (["INPUT", "TEXTAREA", "SELECT"].includes(document.activeElement.tagName)) return;
     const n = app.state ? app.state.history.length : 0;
@@ -274,6 +306,8 @@ function draw() {
   });
   $("board").setAttribute("data-game", s.id);
   renderStatus($("status"), s);
+  $("branch").hidden = live();
+  $("rules-link").href = `/rules.html?variant=${s.variant}`;
   renderClocks($("clocks"), s, app.stateAt);
   renderMoves($("moves"), s, app.viewPly, goto);
   renderLines($("lines"), app.lines, s.searching);
@@ -288,6 +322,13 @@ function draw() {
 async function start() {
   wire();
   const q = new URLSearchParams(location.search);
+  if (q.get("game")) {
+    try {
+      return await reopen(q.get("game"), q.get("ply"));
+    } catch (e) {
+      say(`${e.message} — a new game is shown instead`);
+    }
+  }
   const body = {};
   if (q.get("variant")) body.variant = q.get("variant");
   if (q.get("fen")) body.fen = q.get("fen");
@@ -305,7 +346,9 @@ async function start() {
     try {
       await openGame({ variant: body.variant });
     } catch (_) {
-      await openGame({});
+      // The library may refuse every new game (a read-only file): its
+      // reason stays on the page.
+      await openGame({}).catch((e2) => say(e2.message));
     }
   }
 }

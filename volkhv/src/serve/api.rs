@@ -311,7 +311,9 @@ fn board_json<P: Position + Describe>(pos: &P) -> Value {
     )
 }
 
-fn game_json<P: Position + Describe + Evaluate>(g: &Game<P>) -> Value {
+/// A position of a game as the board draws it: FEN, squares, legal moves in
+/// words, history, status.
+pub fn game_json<P: Position + Describe + Evaluate>(g: &Game<P>) -> Value {
     let pos = g.position();
     let legal: Vec<Value> = legal_words(pos)
         .into_iter()
@@ -452,6 +454,7 @@ impl From<Refusal> for ApiError {
             Refusal::NotFound(m) => (404, m),
             Refusal::Conflict(m) => (409, m),
             Refusal::TooMany(m) => (429, m),
+            Refusal::Storage(m) => (507, m),
         };
         ApiError { status, message }
     }

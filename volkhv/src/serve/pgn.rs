@@ -2,7 +2,7 @@
 
 use super::http::ApiError;
 use super::session::Slot;
-use engine::{with_game, Game};
+use engine::{with_game, AnyGame, Game};
 use eval::Evaluate;
 use movegen::{Color, Outcome, Position, Variant};
 use notation::pgn::{
@@ -19,20 +19,26 @@ pub fn export(s: &Slot) -> String {
             "Human"
         }
     };
+    let players = [name(Color::White), name(Color::Black)];
+    write(s.engine.game(), players, today(), 1)
+}
+
+/// `game` as PGN text with the players' names, its date (`YYYY.MM.DD`)
+/// and round.
+pub fn write(game: &AnyGame, players: [&str; 2], date: String, round: usize) -> String {
     let header = PgnHeader {
         event: "volkhv serve".into(),
         site: "volkhv web board".into(),
-        date: today(),
+        date,
         time_control: "-".into(),
-        variant: s.engine.variant(),
+        variant: game.variant(),
     };
-    let game = s.engine.game();
     let (fen, moves, notation) = with_game!(game, g => record_moves(g));
     let outcome = game.status();
     let record = GameRecord {
-        round: 1,
-        white: name(Color::White).into(),
-        black: name(Color::Black).into(),
+        round,
+        white: players[0].into(),
+        black: players[1].into(),
         fen,
         moves,
         notation,
