@@ -21,8 +21,8 @@ use crate::game::Game;
 use crate::limits::{Limits, Options, Score};
 use crate::search::{Shared, STACK_SIZE};
 use eval::Evaluate;
-use notation::openings::{parse_openings, Opening};
 use movegen::{with_variant, MoveList, Position, SplitMix, Variant};
+use notation::openings::{parse_openings, Opening};
 use std::path::PathBuf;
 
 /// Most openings one request may ask for.
