@@ -28,19 +28,18 @@ use movegen::{Move, SplitMix};
 pub const ELO_MIN: u32 = 500;
 /// Full strength: the engine's own estimate on the same scale. `UCI_Elo`
 /// at or above it does not weaken anything.
-pub const ELO_MAX: u32 = 3000;
+pub const ELO_MAX: u32 = 2500;
 /// The node budget's anchors: `(Elo, log2 nodes)`, fitted so that the
 /// level at each calibrated Elo (1500, 2000, 2500) scores 50 % against
 /// Stockfish 15.1 at the same `UCI_Elo` (`docs/levels.md`). Between
 /// anchors `log2 nodes` is linear in the Elo; below the lowest calibrated
 /// anchor it goes on with the slope of the two lowest, down to the first
 /// entry.
-pub const NODE_ANCHORS: [(u32, f64); 5] = [
-    (500, 4.0),
-    (1500, 10.0),
-    (2000, 13.0),
-    (2500, 16.0),
-    (ELO_MAX, 19.0),
+pub const NODE_ANCHORS: [(u32, f64); 4] = [
+    (ELO_MIN, 5.8),
+    (1500, 11.2),
+    (2000, 13.8),
+    (ELO_MAX, 17.5),
 ];
 /// Below this Elo noise is added to the candidates' scores.
 pub const NOISE_TOP: u32 = 1700;

@@ -200,7 +200,7 @@ fn uci_levels_and_wdl() {
     let mut s = uci();
     s.exchange(
         "setoption name UCI_Elo value 100",
-        "info string error setoption: UCI_Elo: 100 is out of range 500..3000",
+        "info string error setoption: UCI_Elo: 100 is out of range 500..2500",
     );
     s.exchange(
         "setoption name Skill Level value 21",
