@@ -4,8 +4,8 @@
 //!
 //! 1. **A smaller search.** The search stops after [`Weakening::nodes`]
 //!    nodes (on top of the clock), so deep tactics stay unseen the way a
-//!    weaker player misses them: the node budget doubles every
-//!    [`ELO_PER_DOUBLING`] Elo.
+//!    weaker player misses them. `log2` of the budget is piecewise linear
+//!    in the Elo through [`NODE_ANCHORS`].
 //! 2. **A plausible but worse choice.** Below [`NOISE_TOP`] the search
 //!    looks at the best [`CANDIDATES`] root moves (MultiPV) and plays the
 //!    one whose score plus a seeded Gaussian noise of
@@ -35,12 +35,8 @@ pub const ELO_MAX: u32 = 2500;
 /// anchors `log2 nodes` is linear in the Elo; below the lowest calibrated
 /// anchor it goes on with the slope of the two lowest, down to the first
 /// entry.
-pub const NODE_ANCHORS: [(u32, f64); 4] = [
-    (ELO_MIN, 5.8),
-    (1500, 11.2),
-    (2000, 13.8),
-    (ELO_MAX, 17.5),
-];
+pub const NODE_ANCHORS: [(u32, f64); 4] =
+    [(ELO_MIN, 5.8), (1500, 11.2), (2000, 13.8), (ELO_MAX, 17.5)];
 /// Below this Elo noise is added to the candidates' scores.
 pub const NOISE_TOP: u32 = 1700;
 /// Noise in centipawns per Elo below [`NOISE_TOP`].
@@ -98,6 +94,17 @@ pub fn skill_to_elo(level: u32) -> u32 {
     let level = level.min(20);
     ELO_MIN + (ELO_MAX - ELO_MIN) * level / 20
 }
+
+/// Named levels for a level chooser (a person picks a name, the engine
+/// gets the Elo); full strength is `None` in [`crate::Options::elo`].
+pub const NAMED: [(&str, u32); 6] = [
+    ("Beginner", 600),
+    ("Novice", 1000),
+    ("Casual", 1350),
+    ("Club", 1700),
+    ("Strong club", 2000),
+    ("Expert", 2300),
+];
 
 /// The three protocol settings that choose a level, as Stockfish has them:
 /// `UCI_LimitStrength` with `UCI_Elo`, else `Skill Level`.
@@ -199,6 +206,20 @@ mod tests {
     }
 
     #[test]
+    fn named_levels_are_ordered_and_weakened() {
+        assert!(NAMED.windows(2).all(|w| w[0].1 < w[1].1));
+        assert!(NAMED.iter().all(|&(_, elo)| weakening(elo).is_some()));
+    }
+
+    #[test]
+    fn the_anchors_are_met() {
+        for &(elo, log2) in &NODE_ANCHORS[..NODE_ANCHORS.len() - 1] {
+            let nodes = weakening(elo).unwrap().nodes as f64;
+            assert!((nodes.log2() - log2).abs() < 0.01, "{elo}");
+        }
+    }
+
+    #[test]
     fn skill_levels_span_the_scale() {
         assert_eq!(skill_to_elo(0), ELO_MIN);
         assert_eq!(skill_to_elo(20), ELO_MAX);
@@ -223,7 +244,7 @@ mod tests {
     fn the_noise_is_standard_normal() {
         let n = 20_000;
         let xs: Vec<f64> = (0..n)
-            .map(|i| draw(7, i, Move::quiet(Square::E2, Square::E4)))
+            .map(|i| draw(7, i, Move::quiet(Square::E1, Square::E8)))
             .collect();
         let mean = xs.iter().sum::<f64>() / n as f64;
         let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n as f64;
@@ -233,8 +254,8 @@ mod tests {
 
     #[test]
     fn choice_is_replayed_for_a_seed_and_needs_a_score() {
-        let a = Move::quiet(Square::E2, Square::E4);
-        let b = Move::quiet(Square::D2, Square::D4);
+        let a = Move::quiet(Square::E1, Square::E8);
+        let b = Move::quiet(Square::D1, Square::D8);
         let lines = [(a, Some(30)), (b, Some(20))];
         // No noise: the best score.
         assert_eq!(choose(&lines, 0.0, 1, 99), Some(a));
