@@ -741,6 +741,7 @@ mod tests {
             hashfull: 12,
             time_ms: 20,
             pv: vec!["e2e4".into(), "e7e5".into()],
+            wdl: None,
         };
         assert_eq!(
             info_line(&i),
@@ -750,6 +751,12 @@ mod tests {
         i.score = Score::Mate(-3);
         i.pv.clear();
         assert!(info_line(&i).ends_with("score mate -3 nodes 12345 nps 600000 hashfull 12 time 20"));
+        i.wdl = Some(engine::Wdl {
+            win: 0,
+            draw: 10,
+            loss: 990,
+        });
+        assert!(info_line(&i).contains("score mate -3 wdl 0 10 990 nodes"));
     }
 
     /// Arbitrary lines never panic and leave a working shim. `perft` is
@@ -768,6 +775,9 @@ mod tests {
             "MultiPV",
             "UCI_Variant",
             "Ponder",
+            "UCI_LimitStrength",
+            "UCI_Elo",
+            "UCI_ShowWDL",
             "Clear",
             "position",
             "startpos",

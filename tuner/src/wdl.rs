@@ -165,39 +165,26 @@ pub fn fit(data: &[Sample]) -> WdlModel {
         if simplex[4].1 - simplex[0].1 < 1e-10 {
             break;
         }
-        let mut centroid = [0.0; 4];
-        for (x, _) in &simplex[..4] {
-            for k in 0..4 {
-                centroid[k] += x[k] / 4.0;
-            }
-        }
-        let toward = |t: f64| {
-            let worst = simplex[4].0;
-            let mut x = [0.0; 4];
-            for k in 0..4 {
-                x[k] = centroid[k] + t * (worst[k] - centroid[k]);
-            }
-            x
-        };
-        let r = toward(-1.0);
+        let centroid: [f64; 4] =
+            std::array::from_fn(|k| simplex[..4].iter().map(|p| p.0[k]).sum::<f64>() / 4.0);
+        let worst = simplex[4].0;
+        let r = lerp(centroid, worst, -1.0);
         let fr = f(&r);
         if fr < simplex[0].1 {
-            let e = toward(-2.0);
+            let e = lerp(centroid, worst, -2.0);
             let fe = f(&e);
             simplex[4] = if fe < fr { (e, fe) } else { (r, fr) };
         } else if fr < simplex[3].1 {
             simplex[4] = (r, fr);
         } else {
-            let c = toward(0.5);
+            let c = lerp(centroid, worst, 0.5);
             let fc = f(&c);
             if fc < simplex[4].1 {
                 simplex[4] = (c, fc);
             } else {
                 let best = simplex[0].0;
                 for p in simplex.iter_mut().skip(1) {
-                    for k in 0..4 {
-                        p.0[k] = best[k] + 0.5 * (p.0[k] - best[k]);
-                    }
+                    p.0 = lerp(best, p.0, 0.5);
                     p.1 = f(&p.0);
                 }
             }
@@ -205,6 +192,11 @@ pub fn fit(data: &[Sample]) -> WdlModel {
     }
     simplex.sort_by(|a, b| a.1.total_cmp(&b.1));
     to_model(&simplex[0].0)
+}
+
+/// `from + t·(to − from)`, coordinate by coordinate.
+fn lerp(from: [f64; 4], to: [f64; 4], t: f64) -> [f64; 4] {
+    std::array::from_fn(|k| from[k] + t * (to[k] - from[k]))
 }
 
 /// What `volkhv-tune wdl` reports.
@@ -228,12 +220,14 @@ pub struct Report {
 /// models on those.
 #[must_use]
 pub fn fit_and_score(all: &[Sample]) -> Report {
-    let (fit_set, held): (Vec<(usize, &Sample)>, Vec<(usize, &Sample)>) = all
-        .iter()
-        .enumerate()
-        .partition(|(i, _)| i % HELD_OUT_EVERY != 0);
-    let fit_set: Vec<Sample> = fit_set.into_iter().map(|(_, s)| *s).collect();
-    let held: Vec<Sample> = held.into_iter().map(|(_, s)| *s).collect();
+    let (mut fit_set, mut held) = (Vec::new(), Vec::new());
+    for (i, s) in all.iter().enumerate() {
+        if i % HELD_OUT_EVERY == 0 {
+            held.push(*s);
+        } else {
+            fit_set.push(*s);
+        }
+    }
     let model = fit(&fit_set);
     let rates = rates(&fit_set);
     Report {
