@@ -13,14 +13,17 @@ pub mod engine;
 pub mod error;
 pub mod game;
 pub mod genfens;
+pub mod levels;
 pub mod limits;
 pub mod perft;
 pub mod search;
 pub mod time;
 pub mod tt;
 pub mod ttd;
+pub mod wdl;
 
 pub use engine::{Engine, Options};
 pub use error::Error;
 pub use game::{AnyGame, Game};
-pub use limits::{EventSink, Info, Limits, Score, SearchEvent};
+pub use limits::{EventSink, Info, Limits, Score, SearchEvent, Wdl};
+pub use wdl::wdl;
