@@ -166,7 +166,7 @@ fn import(text: &str) -> Result<Vec<(Saved, String, String)>, ApiError> {
             let moves: Vec<&str> = g.moves.iter().map(String::as_str).collect();
             let game = AnyGame::from_moves(g.variant, g.fen.as_deref(), &moves)
                 .map_err(|e| bad(e.to_string()))?;
-            let mut kept = saved(&game, &Settings::default());
+            let mut kept = saved(&game, &Settings::default(), &[]);
             // A game that ended without mate or draw on the board (a
             // resignation, a flag) keeps the PGN's result.
             if kept.result == "*" && RESULTS.contains(&g.result.as_str()) {
