@@ -26,7 +26,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 
 URL, SHOTS = sys.argv[1], sys.argv[2]
 TIMEOUT = 30
@@ -62,7 +62,7 @@ def browser():
     opts.page_load_strategy = "eager"
     service = Service("/usr/bin/chromedriver", log_output=os.path.join(SHOTS, "chromedriver-review.log"))
     driver = webdriver.Chrome(service=service, options=opts)
-    driver.set_page_load_timeout(TIMEOUT)
+    driver.set_page_load_timeout(TIMEOUT / 2)
     driver.set_script_timeout(TIMEOUT)
     return driver
 
@@ -93,10 +93,22 @@ def board():
     return d.find_element(By.ID, "board")
 
 
+def navigate(url):
+    """`d.get(url)`, tried again if the navigation times out (the first
+    one in a fresh headless Chromium sometimes never hears from its
+    renderer, as browser.py found)."""
+    for attempt in range(3):
+        try:
+            return d.get(url)
+        except TimeoutException as e:
+            log("navigation timed out (attempt %d): %s" % (attempt + 1, e.msg.splitlines()[0]))
+    raise AssertionError("the page never loaded: " + url)
+
+
 def load(**params):
     query = urllib.parse.urlencode({k: str(v) for k, v in params.items()})
     log("load " + query)
-    d.get(URL + "?" + query)
+    navigate(URL + "?" + query)
     wait("the board", lambda: board().get_attribute("data-fen") or None)
     return board().get_attribute("data-game")
 
@@ -123,7 +135,7 @@ def level():
     Select(d.find_element(By.ID, "level")).select_by_visible_text("Full strength")
     wait("full strength on the server", lambda: server_state(game)["settings"]["elo"] is None)
     # The chooser shows a game's level when it is opened.
-    d.get(URL + "?game=" + game)
+    navigate(URL + "?game=" + game)
     wait("the board", lambda: board().get_attribute("data-fen") or None)
     assert Select(d.find_element(By.ID, "level")).first_selected_option.text == "Full strength"
 
