@@ -231,7 +231,10 @@ fn level_hint_and_review_in_a_real_browser() {
         &shots,
     );
     assert_eq!(saw(&stdout, "level")["elo"], 1350);
-    assert_eq!(saw(&stdout, "hint")["arrow"], serde_json::json!(["a1", "a8"]));
+    assert_eq!(
+        saw(&stdout, "hint")["arrow"],
+        serde_json::json!(["a1", "a8"])
+    );
     let wdl = saw(&stdout, "wdl");
     let permille: u64 = wdl["permille"]
         .as_array()
@@ -243,7 +246,11 @@ fn level_hint_and_review_in_a_real_browser() {
     let review = saw(&stdout, "review");
     let mark = review["marks"]["4"].as_str().unwrap();
     assert!(["mistake", "blunder"].contains(&mark), "{review}");
-    assert_ne!(review["better"], serde_json::json!(["d8", "g5"]), "{review}");
+    assert_ne!(
+        review["better"],
+        serde_json::json!(["d8", "g5"]),
+        "{review}"
+    );
     // The page's marks are the API's.
     let (status, api) = server.json(
         "GET",
@@ -253,6 +260,9 @@ fn level_hint_and_review_in_a_real_browser() {
     assert_eq!(status, 200, "{api}");
     for m in api["moves"].as_array().unwrap() {
         let ply = m["ply"].to_string();
-        assert_eq!(review["marks"][&ply], m["mark"], "ply {ply}: {review} vs {api}");
+        assert_eq!(
+            review["marks"][&ply], m["mark"],
+            "ply {ply}: {review} vs {api}"
+        );
     }
 }

@@ -406,7 +406,7 @@ function draw() {
   const shown = app.scores[app.viewPly] || (best && best.white);
   renderEvalBar($("evalbar-fill"), $("evalbar-text"), shown, app.orientation);
   renderGraph($("graph"), app.scores, s.history.length, app.viewPly, review);
-  renderWdl($("wdl"), best && best.ply === app.viewPly ? best.wdl : null);
+  renderWdl($("wdl"), best && best.ply === app.viewPly ? best.wdl : null, app.orientation);
   renderReview($("review-box"), app.review, app.viewPly);
   $("hint").disabled = !canMove();
   if (document.activeElement !== $("fen-input")) $("fen-input").value = app.view.fen;

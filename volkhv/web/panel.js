@@ -127,9 +127,11 @@ export function renderEvalBar(fill, text, score, orientation) {
 }
 
 // Win/draw/loss of the best line, White's view, in per cent.
-export function renderWdl(div, wdl) {
+// White's share sits on White's side of the board, as in the eval bar.
+export function renderWdl(div, wdl, orientation) {
   div.hidden = !wdl;
   if (!wdl) return;
+  div.style.flexDirection = orientation === "w" ? "column-reverse" : "column";
   const pct = (x) => `${Math.round(x / 10)}%`;
   for (const [k, label] of [["win", "White"], ["draw", "draw"], ["loss", "Black"]]) {
     const span = div.querySelector(`#wdl-${k}`);

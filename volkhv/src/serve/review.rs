@@ -17,7 +17,8 @@
 //! move is lichess's curve, `103.1668 · e^(−0.04354 · drop%) − 3.1669`,
 //! averaged over the side's moves.
 
-use engine::{with_game, AnyGame, Engine, Limits, Options, Score, SearchEvent};
+use engine::{with_game, AnyGame, Engine, Game, Limits, Options, Score, SearchEvent};
+use eval::Evaluate;
 use movegen::{Color, Outcome, Position, Variant};
 use notation::words::{plies, pv_notation};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -330,19 +331,21 @@ fn analyse(
 /// Fills in the moves' notation (SAN for chess) and the better moves'.
 fn name_moves(job: &Job, reviewed: &mut [Reviewed]) {
     let refs: Vec<&str> = job.moves.iter().map(String::as_str).collect();
-    let Ok(game) = AnyGame::from_moves(job.variant, Some(&job.start), &refs) else {
-        return;
-    };
-    with_game!(&game, g => {
-        let mut pos = g.start().clone();
-        for (r, (p, &m)) in reviewed.iter_mut().zip(plies(g.start(), g.moves()).into_iter().zip(g.moves())) {
-            r.text = p.text;
-            if let Some(t) = pv_notation(&pos, std::slice::from_ref(&r.best)).pop() {
-                r.best_text = t;
-            }
-            pos.make(m);
+    if let Ok(game) = AnyGame::from_moves(job.variant, Some(&job.start), &refs) {
+        with_game!(&game, g => name_in(g, reviewed));
+    }
+}
+
+fn name_in<P: Position + Evaluate>(g: &Game<P>, reviewed: &mut [Reviewed]) {
+    let mut pos = g.start().clone();
+    let named = plies(g.start(), g.moves());
+    for (r, (p, &m)) in reviewed.iter_mut().zip(named.into_iter().zip(g.moves())) {
+        r.text = p.text;
+        if let Some(t) = pv_notation(&pos, std::slice::from_ref(&r.best)).pop() {
+            r.best_text = t;
         }
-    });
+        pos.make(m);
+    }
 }
 
 /// Runs the review of `job` on this thread, publishing progress into

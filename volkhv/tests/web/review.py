@@ -160,6 +160,8 @@ def wdl():
     assert parts[0] > 800, parts
     assert all(t.endswith("%") for t in texts), texts
     assert box.is_displayed()
+    if os.environ.get("VOLKHV_SCREENSHOTS"):
+        d.save_screenshot(os.path.join(SHOTS, "web-wdl.png"))
     d.find_element(By.ID, "stop").click()
 
 
