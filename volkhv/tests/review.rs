@@ -260,6 +260,10 @@ fn a_hint_is_a_legal_best_move_and_is_counted_in_the_pgn() {
         pgn.contains(&format!("{{hint: {}}}", h2["text"].as_str().unwrap())),
         "{pgn}"
     );
+    // The library keeps it: its export has it too.
+    let (_, all) = s.request("GET", "/api/library/pgn", "");
+    assert!(all.contains("[Hints \"White 0, Black 1\"]"), "{all}");
+    assert!(all.contains("[Hints \"White 1, Black 0\"]"), "{all}");
     // Not on the engine's turn, not after the end, no body.
     let (status, v) = s.act(
         &g,

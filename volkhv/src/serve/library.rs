@@ -148,7 +148,13 @@ fn export(list: &[Entry]) -> Result<String, ApiError> {
         let game = rebuild(&e.game)
             .map_err(|why| unreadable(format!("game {} cannot be replayed: {why}", e.id)))?;
         let date = iso_time(e.started)[..10].replace('-', ".");
-        out.push_str(&pgn::write(&game, [&e.white, &e.black], date, round + 1));
+        out.push_str(&pgn::write(
+            &game,
+            [&e.white, &e.black],
+            date,
+            round + 1,
+            &e.game.hints,
+        ));
         out.push('\n');
     }
     Ok(out)

@@ -1,7 +1,7 @@
 //! The board's games as PGN and back, through [`notation::pgn`].
 
 use super::http::ApiError;
-use super::session::{saved, Slot};
+use super::session::{hint_counts, saved, Hint, Slot};
 use engine::{with_game, AnyGame, Game};
 use eval::Evaluate;
 use movegen::{Color, Outcome, Position, Variant};
@@ -30,23 +30,7 @@ pub fn export(s: &Slot) -> String {
 /// The slot's hints and finished review as PGN annotations.
 fn notes(s: &Slot) -> Annotations {
     let game = s.engine.game();
-    let mut notes = Annotations {
-        tags: Vec::new(),
-        moves: vec![MoveNote::default(); game.ply_count()],
-    };
-    let mut comments: Vec<Vec<String>> = vec![Vec::new(); game.ply_count()];
-    if !s.hints.is_empty() {
-        let [w, b] = s.hint_counts();
-        notes
-            .tags
-            .push(("Hints".into(), format!("White {w}, Black {b}")));
-    }
-    for h in &s.hints {
-        let text = with_game!(game, g => hint_text(g, h.ply, &h.mv));
-        if let Some(c) = comments.get_mut(h.ply) {
-            c.push(format!("hint: {text}"));
-        }
-    }
+    let (mut notes, mut comments) = hint_notes(game, &s.hints);
     let now = saved(game, &s.settings, &[]);
     if let Some(r) = s
         .review
@@ -64,12 +48,40 @@ fn notes(s: &Slot) -> Annotations {
             }
         }
     }
+    join_comments(&mut notes, comments);
+    notes
+}
+
+/// The `Hints` tag (when any was asked) and, per move, the comments that
+/// name the hints asked before it.
+fn hint_notes(game: &AnyGame, hints: &[Hint]) -> (Annotations, Vec<Vec<String>>) {
+    let plies = game.ply_count();
+    let mut notes = Annotations {
+        tags: Vec::new(),
+        moves: vec![MoveNote::default(); plies],
+    };
+    let mut comments: Vec<Vec<String>> = vec![Vec::new(); plies];
+    if !hints.is_empty() {
+        let [w, b] = hint_counts(game, hints);
+        notes
+            .tags
+            .push(("Hints".into(), format!("White {w}, Black {b}")));
+    }
+    for h in hints {
+        let text = with_game!(game, g => hint_text(g, h.ply, &h.mv));
+        if let Some(c) = comments.get_mut(h.ply) {
+            c.push(format!("hint: {text}"));
+        }
+    }
+    (notes, comments)
+}
+
+fn join_comments(notes: &mut Annotations, comments: Vec<Vec<String>>) {
     for (note, c) in notes.moves.iter_mut().zip(comments) {
         if !c.is_empty() {
             note.comment = Some(c.join("; "));
         }
     }
-    notes
 }
 
 /// A hint's move in the move list's notation, in the position after `ply`
@@ -84,10 +96,18 @@ fn hint_text<P: Position + Evaluate>(g: &Game<P>, ply: usize, mv: &str) -> Strin
         .unwrap_or_else(|| mv.to_string())
 }
 
-/// `game` as PGN text with the players' names, its date (`YYYY.MM.DD`)
-/// and round.
-pub fn write(game: &AnyGame, players: [&str; 2], date: String, round: usize) -> String {
-    write_with(game, players, date, round, &Annotations::default())
+/// `game` as PGN text with the players' names, its date (`YYYY.MM.DD`),
+/// round and the hints asked in it.
+pub fn write(
+    game: &AnyGame,
+    players: [&str; 2],
+    date: String,
+    round: usize,
+    hints: &[Hint],
+) -> String {
+    let (mut notes, comments) = hint_notes(game, hints);
+    join_comments(&mut notes, comments);
+    write_with(game, players, date, round, &notes)
 }
 
 /// [`write`] with annotations.

@@ -538,13 +538,7 @@ impl Slot {
 
     /// Hints asked for by white and by black.
     pub fn hint_counts(&self) -> [usize; 2] {
-        let first = with_game!(self.engine.game(), g => g.start().turn());
-        let mut n = [0, 0];
-        for h in &self.hints {
-            let white = (first == Color::White) == (h.ply % 2 == 0);
-            n[usize::from(!white)] += 1;
-        }
-        n
+        hint_counts(self.engine.game(), &self.hints)
     }
 
     /// After any change: starts the search the settings ask for and sends
@@ -742,6 +736,17 @@ pub fn white_view(run: &Run, score: Score) -> Score {
 /// The one place where the engine facade's errors become replies.
 pub fn engine_error(e: engine::Error) -> Refusal {
     Refusal::Bad(e.to_string())
+}
+
+/// Hints asked for by white and by black in `game`.
+pub fn hint_counts(game: &AnyGame, hints: &[Hint]) -> [usize; 2] {
+    let first = with_game!(game, g => g.start().turn());
+    let mut n = [0, 0];
+    for h in hints {
+        let white = (first == Color::White) == (h.ply % 2 == 0);
+        n[usize::from(!white)] += 1;
+    }
+    n
 }
 
 /// A level in words: its name among the named levels, and its Elo
