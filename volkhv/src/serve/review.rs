@@ -16,6 +16,11 @@
 //! won position still reads as a blunder only when it matters). Accuracy per
 //! move is lichess's curve, `103.1668 · e^(−0.04354 · drop%) − 3.1669`,
 //! averaged over the side's moves.
+//!
+//! A review runs in a thread of its own ([`Handle::start`]) and never holds
+//! the game's slot; dropping its [`Handle`] (a new review, a changed or
+//! deleted game) cancels it within a few milliseconds. [`best_move`] is the
+//! same full-strength search for one position: the board's hint.
 
 use engine::{with_game, AnyGame, Engine, Game, Limits, Options, Score, SearchEvent};
 use eval::Evaluate;
