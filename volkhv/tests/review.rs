@@ -264,6 +264,19 @@ fn a_hint_is_a_legal_best_move_and_is_counted_in_the_pgn() {
     let (_, all) = s.request("GET", "/api/library/pgn", "");
     assert!(all.contains("[Hints \"White 0, Black 1\"]"), "{all}");
     assert!(all.contains("[Hints \"White 1, Black 0\"]"), "{all}");
+    // A takeback to the hint's position keeps it; one past it forgets it.
+    let (status, v) = s.act(&g2, "undo", &Value::Null);
+    assert_eq!(
+        (status, v["hints"]["black"].as_u64()),
+        (200, Some(1)),
+        "{v}"
+    );
+    let (status, v) = s.act(&g2, "undo", &Value::Null);
+    assert_eq!(
+        (status, v["hints"]["black"].as_u64()),
+        (200, Some(0)),
+        "{v}"
+    );
     // Not on the engine's turn, not after the end, no body.
     let (status, v) = s.act(
         &g,
@@ -368,7 +381,11 @@ fn a_review_marks_the_hanging_queen_and_the_pgn_carries_it() {
     assert!(pgn.contains(&format!("Qg5 {nag} {best}")), "{pgn}");
     let (status, back) = s.json("POST", "/api/library/import", &json!({ "pgn": pgn }));
     assert_eq!(status, 201, "the annotated PGN reads back: {back}");
-    // A move makes it stale: it is dropped.
+    // Other settings leave it; a move makes it stale: it is dropped.
+    let (status, v) = s.act(&g, "settings", &json!({ "multipv": 2, "elo": 1000 }));
+    assert_eq!(status, 200, "{v}");
+    let (status, v) = s.json("GET", &review, &Value::Null);
+    assert_eq!((status, &v["done"]), (200, &json!(true)), "{v}");
     let (status, v) = s.act(&g, "move", &json!({ "move": "b8c6" }));
     assert_eq!(status, 200, "{v}");
     let (status, v) = s.json("GET", &review, &Value::Null);
