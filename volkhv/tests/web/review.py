@@ -186,8 +186,17 @@ def review():
     assert "better was" in note, note
     assert ("4", marks["4"]) in graph, graph
     assert 0 <= black < white <= 100, (white, black)
-    if os.environ.get("VOLKHV_SCREENSHOTS"):
-        d.save_screenshot(os.path.join(SHOTS, "web-review.png"))
+
+
+def screenshot():
+    """The README's picture: Legal's mate reviewed, 5...Bxd1?? selected."""
+    d.set_window_size(1180, 820)
+    load(variant="chess", moves="e2e4,e7e5,g1f3,d7d6,f1c4,c8g4,b1c3,g7g6,f3e5,g4d1,c4f7,e8e7,c3d5")
+    d.find_element(By.ID, "review").click()
+    wait("the review's accuracy", lambda: d.find_element(By.ID, "accuracy").is_displayed())
+    d.find_element(By.CSS_SELECTOR, '#moves span[data-ply="10"]').click()
+    wait("the better move's arrow", lambda: arrow("better"))
+    d.save_screenshot(os.path.join(SHOTS, "web-review.png"))
 
 
 try:
@@ -195,6 +204,8 @@ try:
     hint()
     wdl()
     review()
+    if os.environ.get("VOLKHV_SCREENSHOTS"):
+        screenshot()
     log("done")
     print("review ok", flush=True)
 finally:
