@@ -2,7 +2,9 @@
 //! Chromium (Selenium, system chromedriver) against `volkhv serve`, playing
 //! by clicks; `tests/web/library.py` keeps a game across a reload and a
 //! server killed and restarted, finds it in the library page, plays the
-//! rules pages' lessons and opens a shared board by its token. Every move
+//! rules pages' lessons and opens a shared board by its token;
+//! `tests/web/review.py` chooses a level, asks a hint, reads win/draw/loss
+//! and reviews a game with a hanging queen. Every move
 //! they saw is checked here with movegen. It needs
 //! python3+selenium, chromium and chromedriver, so it is ignored by a plain
 //! `cargo test` and run by CI (`-- --include-ignored`), where a missing tool
@@ -22,6 +24,7 @@ use std::time::{Duration, Instant};
 
 const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/web/browser.py");
 const LIBRARY_SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/web/library.py");
+const REVIEW_SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/web/review.py");
 
 fn missing_tools() -> Option<String> {
     for bin in ["/usr/bin/chromium", "/usr/bin/chromedriver"] {
@@ -204,4 +207,62 @@ fn the_library_rules_and_token_in_a_real_browser() {
         [5, 2, 2],
         "moves checked (chess, plunder, tavreli)"
     );
+}
+
+/// The `SAW {"what": …}` lines of the review script, by `what`.
+fn saw(stdout: &str, what: &str) -> Value {
+    stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("SAW "))
+        .map(|j| serde_json::from_str::<Value>(j).expect("SAW line"))
+        .find(|v| v["what"] == what)
+        .unwrap_or_else(|| panic!("the script saw no {what}:\n{stdout}"))
+}
+
+#[test]
+#[ignore = "needs chromium, chromedriver and python3 with selenium; CI runs it with --include-ignored"]
+fn level_hint_and_review_in_a_real_browser() {
+    let server = Server::start();
+    let shots = screenshot_dir();
+    let stdout = run_script(
+        REVIEW_SCRIPT,
+        &[server.url.as_ref(), shots.as_os_str()],
+        "review ok",
+        &shots,
+    );
+    assert_eq!(saw(&stdout, "level")["elo"], 1350);
+    assert_eq!(
+        saw(&stdout, "hint")["arrow"],
+        serde_json::json!(["a1", "a8"])
+    );
+    let wdl = saw(&stdout, "wdl");
+    let permille: u64 = wdl["permille"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .sum();
+    assert_eq!(permille, 1000, "{wdl}");
+    let review = saw(&stdout, "review");
+    let mark = review["marks"]["4"].as_str().unwrap();
+    assert!(["mistake", "blunder"].contains(&mark), "{review}");
+    assert_ne!(
+        review["better"],
+        serde_json::json!(["d8", "g5"]),
+        "{review}"
+    );
+    // The page's marks are the API's.
+    let (status, api) = server.json(
+        "GET",
+        &format!("/api/games/{}/review", review["game"].as_str().unwrap()),
+        &Value::Null,
+    );
+    assert_eq!(status, 200, "{api}");
+    for m in api["moves"].as_array().unwrap() {
+        let ply = m["ply"].to_string();
+        assert_eq!(
+            review["marks"][&ply], m["mark"],
+            "ply {ply}: {review} vs {api}"
+        );
+    }
 }

@@ -148,7 +148,13 @@ fn export(list: &[Entry]) -> Result<String, ApiError> {
         let game = rebuild(&e.game)
             .map_err(|why| unreadable(format!("game {} cannot be replayed: {why}", e.id)))?;
         let date = iso_time(e.started)[..10].replace('-', ".");
-        out.push_str(&pgn::write(&game, [&e.white, &e.black], date, round + 1));
+        out.push_str(&pgn::write(
+            &game,
+            [&e.white, &e.black],
+            date,
+            round + 1,
+            &e.game.hints,
+        ));
         out.push('\n');
     }
     Ok(out)
@@ -166,7 +172,7 @@ fn import(text: &str) -> Result<Vec<(Saved, String, String)>, ApiError> {
             let moves: Vec<&str> = g.moves.iter().map(String::as_str).collect();
             let game = AnyGame::from_moves(g.variant, g.fen.as_deref(), &moves)
                 .map_err(|e| bad(e.to_string()))?;
-            let mut kept = saved(&game, &Settings::default());
+            let mut kept = saved(&game, &Settings::default(), &[]);
             // A game that ended without mate or draw on the board (a
             // resignation, a flag) keeps the PGN's result.
             if kept.result == "*" && RESULTS.contains(&g.result.as_str()) {

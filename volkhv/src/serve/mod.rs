@@ -19,6 +19,7 @@ mod guard;
 mod http;
 mod library;
 mod pgn;
+mod review;
 mod session;
 mod store;
 

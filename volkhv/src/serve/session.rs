@@ -12,6 +12,7 @@
 //! The search thread never locks a slot: its sink only sends to the
 //! dispatcher, so `Engine::play`'s wait for the worker cannot deadlock.
 
+use super::review;
 use engine::{with_game, AnyGame, Engine, Info, Limits, Options, Score, SearchEvent};
 use movegen::{Color, Position, Variant};
 use notation::words::outcome_words;
@@ -86,6 +87,18 @@ pub struct Saved {
     pub reason: String,
     /// Who played and how (the engine's sides and limit).
     pub settings: Settings,
+    /// The hints asked for, in the order asked.
+    pub hints: Vec<Hint>,
+}
+
+/// A hint a person asked for: the best move shown in the position after
+/// `ply` moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hint {
+    /// Moves played before the position of the hint.
+    pub ply: usize,
+    /// The move shown, as a move string.
+    pub mv: String,
 }
 
 /// Where games are kept as they are played. The session says what to keep
@@ -195,6 +208,9 @@ pub struct Settings {
     pub options: Options,
     /// Infinite analysis of every position shown.
     pub analyse: bool,
+    /// The level the engine plays its moves at (`None`: full strength);
+    /// analysis and hints are always at full strength.
+    pub elo: Option<u32>,
 }
 
 impl Default for Settings {
@@ -204,6 +220,7 @@ impl Default for Settings {
             limit: EngineLimit::Movetime(1000),
             options: Options::default(),
             analyse: false,
+            elo: None,
         }
     }
 }
@@ -303,6 +320,10 @@ pub struct Slot {
     pub note: Option<String>,
     /// Per ply, the best line's score from white's view (eval graph).
     pub scores: Vec<Option<Score>>,
+    /// The hints asked for in this game.
+    pub hints: Vec<Hint>,
+    /// The game review, running or done (dropped when the game changes).
+    pub review: Option<review::Handle>,
     next_gen: u64,
     streams: Vec<(u64, Sender<String>)>,
     last_used: Instant,
@@ -314,7 +335,7 @@ pub struct Slot {
 impl Slot {
     /// The game as the library keeps it, with `settings`.
     fn saved_with(&self, settings: &Settings) -> Saved {
-        saved(self.engine.game(), settings)
+        saved(self.engine.game(), settings, &self.hints)
     }
 
     /// Makes the game as it is now durable.
@@ -418,11 +439,12 @@ impl Slot {
     ) -> Result<(), Refusal> {
         let fresh = build_engine(variant, fen, moves, &self.settings.options)?;
         self.library
-            .start_over(self.id, &saved(fresh.game(), &self.settings))
+            .start_over(self.id, &saved(fresh.game(), &self.settings, &[]))
             .map_err(storage_error)?;
         self.run = None;
         self.engine = fresh;
         self.scores.clear();
+        self.hints.clear();
         self.clock = Clock::for_limit(self.settings.limit);
         self.note = None;
         self.changed();
@@ -471,16 +493,59 @@ impl Slot {
         }
     }
 
-    /// Forgets the scores of positions no longer in the game.
-    fn trim_scores(&mut self) {
-        self.scores.truncate(self.engine.game().ply_count() + 1);
+    /// Forgets the scores and hints of positions no longer in the game,
+    /// and a review of other moves.
+    fn trim_to_game(&mut self) {
+        let plies = self.engine.game().ply_count();
+        self.scores.truncate(plies + 1);
+        self.hints.retain(|h| h.ply <= plies);
+        let stale = self.review.as_ref().is_some_and(|r| {
+            let now = saved(self.engine.game(), &self.settings, &[]);
+            !r.is_of(&now.start, &now.moves)
+        });
+        if stale {
+            self.review = None;
+        }
+    }
+
+    /// Keeps a hint given in the position after `ply` moves, if the game
+    /// is still there.
+    ///
+    /// # Errors
+    /// 409 if the game moved on meanwhile; 507 if the library cannot keep it.
+    pub fn add_hint(&mut self, ply: usize, mv: &str) -> Result<(), Refusal> {
+        if self.engine.game().ply_count() != ply || !self.human_to_move() {
+            return Err(Refusal::Conflict(
+                "the game changed while the hint was searched; ask again".into(),
+            ));
+        }
+        self.hints.push(Hint {
+            ply,
+            mv: mv.to_string(),
+        });
+        if let Err(e) = self.commit() {
+            self.hints.pop();
+            return Err(e);
+        }
+        self.changed();
+        Ok(())
+    }
+
+    /// `true` while the game goes on and it is not the engine's turn.
+    pub fn human_to_move(&self) -> bool {
+        self.engine.status().is_none() && !self.engine_to_move()
+    }
+
+    /// Hints asked for by white and by black.
+    pub fn hint_counts(&self) -> [usize; 2] {
+        hint_counts(self.engine.game(), &self.hints)
     }
 
     /// After any change: starts the search the settings ask for and sends
     /// the new state to the streams.
     pub fn changed(&mut self) {
         self.version += 1;
-        self.trim_scores();
+        self.trim_to_game();
         self.last_used = Instant::now();
         if self.run.is_none() {
             if self.engine.status().is_some() {
@@ -529,6 +594,21 @@ impl Slot {
         let sink: engine::engine::EventSink = Arc::new(move |event| {
             let _ = tx.send(Dispatch { game, gen, event });
         });
+        // A level weakens the engine's own moves only: analysis is at full
+        // strength. The game's id seeds the level's choices.
+        let elo = match kind {
+            Kind::Play => self.settings.elo,
+            Kind::Analyse => None,
+        };
+        if self.engine.options().elo != elo {
+            let options = Options {
+                elo,
+                seed: self.id,
+                ..self.engine.options().clone()
+            };
+            // Only the hash size can be refused, and it is unchanged.
+            let _ = self.engine.set_options(options);
+        }
         self.run = Some(Run {
             gen,
             kind,
@@ -623,9 +703,11 @@ fn build_engine(
 }
 
 /// `game` as the library keeps it.
-pub fn saved(game: &AnyGame, settings: &Settings) -> Saved {
+pub fn saved(game: &AnyGame, settings: &Settings, hints: &[Hint]) -> Saved {
     let (result, reason) = game.status().map_or(("*", ""), outcome_words);
+    let plies = game.ply_count();
     Saved {
+        hints: hints.iter().filter(|h| h.ply <= plies).cloned().collect(),
         variant: game.variant(),
         start: with_game!(game, g => g.start().fen()),
         moves: with_game!(game, g => g.moves().iter().map(ToString::to_string).collect()),
@@ -654,6 +736,26 @@ pub fn white_view(run: &Run, score: Score) -> Score {
 /// The one place where the engine facade's errors become replies.
 pub fn engine_error(e: engine::Error) -> Refusal {
     Refusal::Bad(e.to_string())
+}
+
+/// Hints asked for by white and by black in `game`.
+pub fn hint_counts(game: &AnyGame, hints: &[Hint]) -> [usize; 2] {
+    let first = with_game!(game, g => g.start().turn());
+    let mut n = [0, 0];
+    for h in hints {
+        let white = (first == Color::White) == (h.ply % 2 == 0);
+        n[usize::from(!white)] += 1;
+    }
+    n
+}
+
+/// A level in words: its name among the named levels, and its Elo
+/// (`Casual (Elo 1350)`, `Elo 1234`).
+pub fn level_words(elo: u32) -> String {
+    match engine::levels::NAMED.iter().find(|(_, e)| *e == elo) {
+        Some((name, _)) => format!("{name} (Elo {elo})"),
+        None => format!("Elo {elo}"),
+    }
 }
 
 /// `White` / `Black`.
@@ -706,15 +808,21 @@ impl Registry {
         let engine = build_engine(variant, fen, moves, &settings.options)?;
         let id = self
             .library
-            .create(&saved(engine.game(), &settings))
+            .create(&saved(engine.game(), &settings, &[]))
             .map_err(storage_error)?;
-        Ok(self.insert(id, engine, settings))
+        Ok(self.insert(id, engine, settings, Vec::new()))
     }
 
     /// Makes a game live under `id`, evicting one if [`MAX_GAMES`] are
     /// live; a game already live under `id` wins (two pages loading it at
     /// once).
-    fn insert(&self, id: u64, engine: Engine, settings: Settings) -> Arc<Mutex<Slot>> {
+    fn insert(
+        &self,
+        id: u64,
+        engine: Engine,
+        settings: Settings,
+        hints: Vec<Hint>,
+    ) -> Arc<Mutex<Slot>> {
         let clock = Clock::for_limit(settings.limit);
         let slot = Arc::new(Mutex::new(Slot {
             id,
@@ -725,6 +833,8 @@ impl Registry {
             version: 0,
             note: None,
             scores: Vec::new(),
+            hints,
+            review: None,
             next_gen: 0,
             streams: Vec::new(),
             last_used: Instant::now(),
@@ -780,7 +890,7 @@ impl Registry {
         let mut settings = kept.settings;
         settings.analyse = false;
         let engine = build_engine(kept.variant, Some(&kept.start), &moves, &settings.options)?;
-        Ok(self.insert(n, engine, settings))
+        Ok(self.insert(n, engine, settings, kept.hints))
     }
 
     /// Forgets the live game `id` (deleted from the library): its page's

@@ -5,13 +5,14 @@
 //!
 //! ```text
 //! games(id, variant, start, moves "e2e4 e7e5 …", plies, result, reason,
-//!       settings JSON, white, black, origin, started, updated)
+//!       settings JSON, white, black, origin, started, updated,
+//!       hints "4:g1f3 9:e7e5" (ply:move, version 2))
 //! PRAGMA user_version = the schema's version (MIGRATIONS.len() when current)
 //! ```
 //! Settings are JSON text so that a new setting (an engine level) needs no
 //! migration: unknown keys are kept out of the way, missing ones default.
 
-use super::session::{EngineLimit, Library, Saved, Settings, Sides};
+use super::session::{level_words, EngineLimit, Hint, Library, Saved, Settings, Sides};
 use movegen::{Color, Variant};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Row};
 use serde_json::{json, Value};
@@ -21,7 +22,8 @@ use std::time::Duration;
 
 /// Schema steps: step `i` takes `user_version` from `i` to `i + 1`. Only
 /// ever append; a released step never changes.
-const MIGRATIONS: &[&str] = &["CREATE TABLE games (
+const MIGRATIONS: &[&str] = &[
+    "CREATE TABLE games (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         variant TEXT NOT NULL,
         start TEXT NOT NULL,
@@ -36,7 +38,10 @@ const MIGRATIONS: &[&str] = &["CREATE TABLE games (
         started INTEGER NOT NULL,
         updated INTEGER NOT NULL
     );
-    CREATE INDEX games_started ON games(started DESC, id DESC);"];
+    CREATE INDEX games_started ON games(started DESC, id DESC);",
+    // 2: the hints a person asked for (the board's hint button).
+    "ALTER TABLE games ADD COLUMN hints TEXT NOT NULL DEFAULT ''",
+];
 
 /// How long a write waits for another server on the same file.
 const BUSY: Duration = Duration::from_secs(10);
@@ -145,7 +150,7 @@ impl Store {
         let conn = self.conn();
         let mut stmt = conn
             .prepare(
-                "SELECT id, variant, start, moves, result, reason, settings, white, black, origin, started, updated
+                "SELECT id, variant, start, moves, result, reason, settings, white, black, origin, started, updated, hints
                  FROM games WHERE (?1 IS NULL OR variant = ?1) AND (?2 IS NULL OR result = ?2)
                  ORDER BY started DESC, id DESC",
             )
@@ -199,8 +204,8 @@ impl Library for Store {
         let mut conn = self.conn();
         let tx = conn.transaction().map_err(text)?;
         tx.execute(
-            "INSERT INTO games (variant, start, moves, plies, result, reason, settings, white, black, origin, started, updated)
-             SELECT variant, start, moves, plies, result, reason, settings, white, black, origin, started, updated
+            "INSERT INTO games (variant, start, moves, plies, result, reason, settings, white, black, origin, started, updated, hints)
+             SELECT variant, start, moves, plies, result, reason, settings, white, black, origin, started, updated, hints
              FROM games WHERE id = ?1 AND plies > 0",
             [key(id)?],
         )
@@ -217,7 +222,7 @@ impl Library for Store {
     fn load(&self, id: u64) -> Result<Option<Saved>, String> {
         let conn = self.conn();
         conn.query_row(
-            "SELECT id, variant, start, moves, result, reason, settings, white, black, origin, started, updated
+            "SELECT id, variant, start, moves, result, reason, settings, white, black, origin, started, updated, hints
              FROM games WHERE id = ?1",
             [key(id)?],
             entry,
@@ -247,8 +252,8 @@ fn insert(
 ) -> Result<u64, String> {
     let t = now();
     conn.execute(
-        "INSERT INTO games (variant, start, moves, plies, result, reason, settings, white, black, origin, started, updated)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11)",
+        "INSERT INTO games (variant, start, moves, plies, result, reason, settings, white, black, origin, started, updated, hints)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11, ?12)",
         params![
             game.variant.name(),
             game.start,
@@ -260,7 +265,8 @@ fn insert(
             white,
             black,
             origin,
-            t
+            t,
+            hints_text(&game.hints)
         ],
     )
     .map_err(text)?;
@@ -273,12 +279,12 @@ fn upsert(conn: &Connection, id: u64, game: &Saved) -> Result<(), String> {
     let (white, black) = players(&game.settings);
     let t = now();
     conn.execute(
-        "INSERT INTO games (id, variant, start, moves, plies, result, reason, settings, white, black, started, updated)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11)
+        "INSERT INTO games (id, variant, start, moves, plies, result, reason, settings, white, black, started, updated, hints)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11, ?12)
          ON CONFLICT(id) DO UPDATE SET variant = excluded.variant, start = excluded.start,
            moves = excluded.moves, plies = excluded.plies, result = excluded.result,
            reason = excluded.reason, settings = excluded.settings, white = excluded.white,
-           black = excluded.black, updated = excluded.updated",
+           black = excluded.black, updated = excluded.updated, hints = excluded.hints",
         params![
             key(id)?,
             game.variant.name(),
@@ -290,7 +296,8 @@ fn upsert(conn: &Connection, id: u64, game: &Saved) -> Result<(), String> {
             settings_json(&game.settings).to_string(),
             white,
             black,
-            t
+            t,
+            hints_text(&game.hints)
         ],
     )
     .map_err(text)?;
@@ -304,6 +311,7 @@ fn entry(r: &Row<'_>) -> rusqlite::Result<Result<Entry, String>> {
     let variant: String = r.get(1)?;
     let moves: String = r.get(3)?;
     let settings: String = r.get(6)?;
+    let hints: String = r.get(12)?;
     let Some(variant) = Variant::from_name(&variant) else {
         return Ok(Err(format!(
             "game {id} has an unknown variant \"{variant}\""
@@ -318,6 +326,7 @@ fn entry(r: &Row<'_>) -> rusqlite::Result<Result<Entry, String>> {
             result: r.get(4)?,
             reason: r.get(5)?,
             settings: settings_from_json(&settings),
+            hints: hints_from_text(&hints),
         },
         white: r.get(7)?,
         black: r.get(8)?,
@@ -373,7 +382,12 @@ fn check(conn: &Connection, path: &str) -> Result<usize, String> {
 
 /// Brings the schema from `from` to [`VERSION`], one transaction a step.
 fn migrate(conn: &Connection, from: usize) -> rusqlite::Result<()> {
-    for (step, sql) in MIGRATIONS.iter().enumerate().skip(from) {
+    migrate_to(conn, from, VERSION)
+}
+
+/// Brings the schema from `from` to `to` (an older version only in tests).
+fn migrate_to(conn: &Connection, from: usize, to: usize) -> rusqlite::Result<()> {
+    for (step, sql) in MIGRATIONS.iter().enumerate().take(to).skip(from) {
         conn.execute_batch(&format!(
             "BEGIN IMMEDIATE; {sql}; PRAGMA user_version = {}; COMMIT;",
             step + 1
@@ -389,7 +403,10 @@ fn migrate(conn: &Connection, from: usize) -> rusqlite::Result<()> {
 fn players(s: &Settings) -> (String, String) {
     let name = |c: Color| {
         if s.sides.plays(c) {
-            format!("volkhv {}", limit_words(s.limit))
+            match s.elo {
+                Some(elo) => format!("volkhv {}, {}", level_words(elo), limit_words(s.limit)),
+                None => format!("volkhv {}", limit_words(s.limit)),
+            }
         } else {
             "Human".to_string()
         }
@@ -420,12 +437,35 @@ pub fn settings_json(s: &Settings) -> Value {
         "threads": s.options.threads,
         "hash": s.options.hash_mb,
         "multipv": s.options.multipv,
+        "elo": s.elo,
     })
+}
+
+/// Hints as kept: `ply:move` separated by spaces.
+fn hints_text(hints: &[Hint]) -> String {
+    hints
+        .iter()
+        .map(|h| format!("{}:{}", h.ply, h.mv))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Kept hints back; a malformed one is left out.
+fn hints_from_text(text: &str) -> Vec<Hint> {
+    text.split_whitespace()
+        .filter_map(|h| {
+            let (ply, mv) = h.split_once(':')?;
+            Some(Hint {
+                ply: ply.parse().ok()?,
+                mv: mv.to_string(),
+            })
+        })
+        .collect()
 }
 
 /// Kept settings back; what is missing or out of range (another machine's
 /// thread count) takes the default.
-fn settings_from_json(text: &str) -> Settings {
+pub fn settings_from_json(text: &str) -> Settings {
     let v: Value = serde_json::from_str(text).unwrap_or(Value::Null);
     let mut s = Settings::default();
     if let Some(sides) = v["engine"].as_str().and_then(Sides::parse) {
@@ -457,6 +497,10 @@ fn settings_from_json(text: &str) -> Settings {
     o.threads = field("threads", cores).unwrap_or(o.threads);
     o.hash_mb = field("hash", 1024).unwrap_or(o.hash_mb);
     o.multipv = field("multipv", 5).unwrap_or(o.multipv);
+    s.elo = v["elo"]
+        .as_u64()
+        .and_then(|e| u32::try_from(e).ok())
+        .map(|e| e.clamp(engine::levels::ELO_MIN, engine::levels::ELO_MAX));
     s
 }
 
@@ -484,6 +528,7 @@ mod tests {
             result: "*".into(),
             reason: String::new(),
             settings: Settings::default(),
+            hints: Vec::new(),
         }
     }
 
@@ -520,7 +565,12 @@ mod tests {
             ..Settings::default()
         };
         s.options.multipv = 3;
+        s.elo = Some(1350);
         assert_eq!(settings_from_json(&settings_json(&s).to_string()), s);
+        s.elo = None;
+        assert_eq!(settings_from_json(&settings_json(&s).to_string()), s);
+        let low = settings_from_json(r#"{"elo":12}"#);
+        assert_eq!(low.elo, Some(engine::levels::ELO_MIN));
         assert_eq!(settings_from_json("not json"), Settings::default());
         let future = r#"{"engine":"white","limit":{"depth":99},"level":1500}"#;
         let got = settings_from_json(future);
@@ -529,6 +579,76 @@ mod tests {
             (Sides::White, EngineLimit::Depth(64))
         );
         assert_eq!(players(&s), ("Human".into(), "volkhv 60+1 s".into()));
+        s.elo = Some(1350);
+        assert_eq!(
+            players(&s).1,
+            "volkhv Casual (Elo 1350), 60+1 s",
+            "the level is named"
+        );
+    }
+
+    #[test]
+    fn hints_are_kept() {
+        let store = Store::open(":memory:").unwrap();
+        let mut g = game(&["e2e4"]);
+        g.hints = vec![
+            Hint {
+                ply: 0,
+                mv: "e2e4".into(),
+            },
+            Hint {
+                ply: 1,
+                mv: "e7e5".into(),
+            },
+        ];
+        let id = store.create(&g).unwrap();
+        assert_eq!(store.load(id).unwrap().unwrap().hints, g.hints);
+        assert_eq!(hints_from_text("3:e2e4 bad x:y 4:d7d5").len(), 2);
+    }
+
+    #[test]
+    fn a_version_1_library_is_migrated() {
+        let dir = std::env::temp_dir().join(format!("volkhv-v1-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.db");
+        let _ = std::fs::remove_file(&path);
+        {
+            // A file as the first released version wrote it, with a game.
+            let conn = Connection::open(&path).unwrap();
+            migrate_to(&conn, 0, 1).unwrap();
+            conn.execute(
+                "INSERT INTO games (variant, start, moves, plies, settings, white, black, started, updated)
+                 VALUES ('chess', ?1, 'e2e4 e7e5', 2, '{\"engine\":\"black\"}', 'Human', 'volkhv', 1, 1)",
+                [game(&[]).start],
+            )
+            .unwrap();
+            let v: i64 = conn
+                .query_row("PRAGMA user_version", [], |r| r.get(0))
+                .unwrap();
+            assert_eq!(v, 1);
+        }
+        let store = Store::open(path.to_str().unwrap()).unwrap();
+        let v: i64 = store
+            .conn()
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(usize::try_from(v).unwrap(), VERSION);
+        assert_eq!(VERSION, 2);
+        let old = store.list(None, None).unwrap();
+        assert_eq!(old.len(), 1);
+        assert_eq!(old[0].game.moves, ["e2e4", "e7e5"]);
+        assert!(old[0].game.hints.is_empty());
+        let mut g = old[0].game.clone();
+        g.hints.push(Hint {
+            ply: 2,
+            mv: "g1f3".into(),
+        });
+        store.save(old[0].id, &g).unwrap();
+        drop(store);
+        let again = Store::open(path.to_str().unwrap()).unwrap();
+        assert_eq!(again.load(old[0].id).unwrap().unwrap().hints, g.hints);
+        drop(again);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
