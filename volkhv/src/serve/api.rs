@@ -24,6 +24,7 @@ use super::session::{
     color_word, lock, saved, white_view, EngineLimit, Kind, Refusal, Registry, Run, Settings,
     Sides, Slot, View,
 };
+use super::store;
 use engine::levels::{ELO_MAX, ELO_MIN, NAMED};
 use engine::{with_game, Game, Info, Options, Score};
 use eval::Evaluate;
@@ -512,23 +513,12 @@ fn position_at(game: &engine::AnyGame, ply: usize) -> Result<Value, ApiError> {
     with_game!(game, g => position_json(g, ply))
 }
 
+/// The settings as the library keeps them, plus what only the page needs.
 fn settings_json(s: &Settings) -> Value {
-    let limit = match s.limit {
-        EngineLimit::Movetime(ms) => json!({ "movetime": ms }),
-        EngineLimit::Depth(d) => json!({ "depth": d }),
-        EngineLimit::Nodes(n) => json!({ "nodes": n }),
-        EngineLimit::Clock { base_ms, inc_ms } => json!({ "clock": base_ms, "inc": inc_ms }),
-    };
-    json!({
-        "engine": s.sides.name(),
-        "limit": limit,
-        "threads": s.options.threads,
-        "hash": s.options.hash_mb,
-        "multipv": s.options.multipv,
-        "analyse": s.analyse,
-        "max_threads": max_threads(),
-        "elo": s.elo,
-    })
+    let mut v = store::settings_json(s);
+    v["analyse"] = json!(s.analyse);
+    v["max_threads"] = json!(max_threads());
+    v
 }
 
 /// A game's whole state, as the page draws it.
