@@ -9,7 +9,8 @@
 //! 2. **A plausible but worse choice.** Below [`NOISE_TOP`] the search
 //!    looks at the best [`CANDIDATES`] root moves (MultiPV) and plays the
 //!    one whose score plus a seeded Gaussian noise of
-//!    [`Weakening::noise_cp`] centipawns is highest. A move far worse than
+//!    [`Weakening::noise_cp`] centipawns (chess centipawns, scaled to the
+//!    variant by [`noise_for`]) is highest. A move far worse than
 //!    the best is chosen rarely (it needs a large draw), one a little worse
 //!    often; the noise grows as the level falls.
 //!
@@ -22,6 +23,7 @@
 //! [`skill_to_elo`]`(L)`, level 20 full strength. The constants were fitted
 //! to matches against Stockfish 15.1's `UCI_Elo` (see `docs/levels.md`).
 
+use eval::wdl::WdlModel;
 use movegen::{Move, SplitMix};
 
 /// The weakest level.
@@ -150,6 +152,20 @@ impl StrengthSettings {
     }
 }
 
+/// The ply at which variants' score scales are compared.
+const SCALE_PLY: u32 = 40;
+
+/// A level's noise (in chess centipawns, as [`weakening`] gives it) in the
+/// centipawns of the variant whose win/draw/loss model is `model`: scaled
+/// by the ratio of the models' spreads `b`, so that the noise costs about
+/// the same winning chances in every variant (a tavreli centipawn is worth
+/// far less than a chess one: its spread is about 8 times chess's).
+#[must_use]
+pub fn noise_for(noise_cp: f64, model: &WdlModel) -> f64 {
+    let chess = eval::chess::WDL.params(SCALE_PLY).1;
+    noise_cp * model.params(SCALE_PLY).1 / chess
+}
+
 /// A standard normal number from 64 random bits (Box–Muller).
 fn gaussian(bits: u64) -> f64 {
     let u1 = ((bits >> 32) as f64 + 1.0) / 4_294_967_297.0;
@@ -217,6 +233,16 @@ mod tests {
             let nodes = weakening(elo).unwrap().nodes as f64;
             assert!((nodes.log2() - log2).abs() < 0.01, "{elo}");
         }
+    }
+
+    #[test]
+    fn noise_is_in_chess_centipawns() {
+        assert!((noise_for(100.0, &eval::chess::WDL) - 100.0).abs() < 1e-9);
+        assert!(
+            noise_for(100.0, &eval::tavreli::WDL) > 400.0,
+            "tavreli's scale is wider"
+        );
+        assert!(noise_for(100.0, &eval::plunder::WDL) > 150.0);
     }
 
     #[test]
