@@ -43,8 +43,12 @@ pub const NODE_ANCHORS: [(u32, f64); 4] =
 pub const NOISE_TOP: u32 = 1700;
 /// Noise in centipawns per Elo below [`NOISE_TOP`].
 pub const NOISE_PER_ELO: f64 = 0.25;
-/// Root moves the noise chooses among.
+/// Root moves the noise chooses among at [`WIDER_BELOW`] and above.
 pub const CANDIDATES: usize = 4;
+/// Below this Elo the choice widens.
+pub const WIDER_BELOW: u32 = 1500;
+/// One more candidate per this many Elo below [`WIDER_BELOW`].
+pub const ELO_PER_CANDIDATE: u32 = 100;
 /// The fewest nodes ever searched: a depth-1 search with its quiescence.
 const MIN_NODES: u64 = 16;
 
@@ -73,6 +77,19 @@ fn log2_nodes(elo: u32) -> f64 {
     NODE_ANCHORS[NODE_ANCHORS.len() - 1].1
 }
 
+/// Root moves a level chooses among: none to choose from without noise,
+/// [`CANDIDATES`] down to [`WIDER_BELOW`], one more per
+/// [`ELO_PER_CANDIDATE`] Elo below it (a weak player considers worse moves
+/// too, and where the noise is far wider than the scores' differences, as
+/// in tavreli, the choice is only as weak as the moves it may pick).
+fn candidates(elo: u32, noise_cp: f64) -> usize {
+    if noise_cp <= 0.0 {
+        return 1;
+    }
+    let extra = WIDER_BELOW.saturating_sub(elo) / ELO_PER_CANDIDATE;
+    CANDIDATES + usize::try_from(extra).unwrap_or(0)
+}
+
 /// The weakening of level `elo`, or `None` for full strength.
 #[must_use]
 pub fn weakening(elo: u32) -> Option<Weakening> {
@@ -84,7 +101,7 @@ pub fn weakening(elo: u32) -> Option<Weakening> {
     let noise_cp = f64::from(NOISE_TOP.saturating_sub(elo)) * NOISE_PER_ELO;
     Some(Weakening {
         nodes: nodes.max(MIN_NODES),
-        candidates: if noise_cp > 0.0 { CANDIDATES } else { 1 },
+        candidates: candidates(elo, noise_cp),
         noise_cp,
     })
 }
@@ -219,6 +236,13 @@ mod tests {
             weakening(ELO_MIN),
             "below the range: the weakest"
         );
+    }
+
+    #[test]
+    fn the_choice_widens_below_1500() {
+        let c = |elo| weakening(elo).unwrap().candidates;
+        assert_eq!((c(2000), c(1600), c(1500), c(1400)), (1, 4, 4, 5));
+        assert_eq!((c(1000), c(500)), (9, 14));
     }
 
     #[test]
