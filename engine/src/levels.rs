@@ -7,7 +7,8 @@
 //!    weaker player misses them. `log2` of the budget is piecewise linear
 //!    in the Elo through [`NODE_ANCHORS`].
 //! 2. **A plausible but worse choice.** Below [`NOISE_TOP`] the search
-//!    looks at the best [`CANDIDATES`] root moves (MultiPV) and plays the
+//!    looks at the best [`CANDIDATES`] root moves (MultiPV; more below
+//!    [`WIDER_BELOW`]) and plays the
 //!    one whose score plus a seeded Gaussian noise of
 //!    [`Weakening::noise_cp`] centipawns (chess centipawns, scaled to the
 //!    variant by [`noise_for`]) is highest. A move far worse than
@@ -31,12 +32,12 @@ pub const ELO_MIN: u32 = 500;
 /// Full strength: the engine's own estimate on the same scale. `UCI_Elo`
 /// at or above it does not weaken anything.
 pub const ELO_MAX: u32 = 2500;
-/// The node budget's anchors: `(Elo, log2 nodes)`, fitted so that the
-/// level at each calibrated Elo (1500, 2000, 2500) scores 50 % against
-/// Stockfish 15.1 at the same `UCI_Elo` (`docs/levels.md`). Between
-/// anchors `log2 nodes` is linear in the Elo; below the lowest calibrated
-/// anchor it goes on with the slope of the two lowest, down to the first
-/// entry.
+/// The node budget's anchors: `(Elo, log2 nodes)`. 1500 and 2000 are
+/// fitted so that the level scores 50 % against Stockfish 15.1 at the
+/// same `UCI_Elo` (`docs/levels.md`); 2500 is full strength (measured
+/// there too, and short of it), the budget below it large enough that the
+/// clock usually decides; the first entry continues the 1500–2000 slope
+/// down to [`ELO_MIN`]. Between anchors `log2 nodes` is linear in the Elo.
 pub const NODE_ANCHORS: [(u32, f64); 4] =
     [(ELO_MIN, 5.8), (1500, 11.2), (2000, 13.8), (ELO_MAX, 17.5)];
 /// Below this Elo noise is added to the candidates' scores.
