@@ -7,9 +7,11 @@
 //!    weaker player misses them. `log2` of the budget is piecewise linear
 //!    in the Elo through [`NODE_ANCHORS`].
 //! 2. **A plausible but worse choice.** Below [`NOISE_TOP`] the search
-//!    looks at the best [`CANDIDATES`] root moves (MultiPV) and plays the
+//!    looks at the best [`CANDIDATES`] root moves (MultiPV; more below
+//!    [`WIDER_BELOW`]) and plays the
 //!    one whose score plus a seeded Gaussian noise of
-//!    [`Weakening::noise_cp`] centipawns is highest. A move far worse than
+//!    [`Weakening::noise_cp`] centipawns (chess centipawns, scaled to the
+//!    variant by [`noise_for`]) is highest. A move far worse than
 //!    the best is chosen rarely (it needs a large draw), one a little worse
 //!    often; the noise grows as the level falls.
 //!
@@ -22,6 +24,7 @@
 //! [`skill_to_elo`]`(L)`, level 20 full strength. The constants were fitted
 //! to matches against Stockfish 15.1's `UCI_Elo` (see `docs/levels.md`).
 
+use eval::wdl::WdlModel;
 use movegen::{Move, SplitMix};
 
 /// The weakest level.
@@ -29,20 +32,24 @@ pub const ELO_MIN: u32 = 500;
 /// Full strength: the engine's own estimate on the same scale. `UCI_Elo`
 /// at or above it does not weaken anything.
 pub const ELO_MAX: u32 = 2500;
-/// The node budget's anchors: `(Elo, log2 nodes)`, fitted so that the
-/// level at each calibrated Elo (1500, 2000, 2500) scores 50 % against
-/// Stockfish 15.1 at the same `UCI_Elo` (`docs/levels.md`). Between
-/// anchors `log2 nodes` is linear in the Elo; below the lowest calibrated
-/// anchor it goes on with the slope of the two lowest, down to the first
-/// entry.
+/// The node budget's anchors: `(Elo, log2 nodes)`. 1500 and 2000 are
+/// fitted so that the level scores 50 % against Stockfish 15.1 at the
+/// same `UCI_Elo` (`docs/levels.md`); 2500 is full strength (measured
+/// there too, and short of it), the budget below it large enough that the
+/// clock usually decides; the first entry continues the 1500–2000 slope
+/// down to [`ELO_MIN`]. Between anchors `log2 nodes` is linear in the Elo.
 pub const NODE_ANCHORS: [(u32, f64); 4] =
     [(ELO_MIN, 5.8), (1500, 11.2), (2000, 13.8), (ELO_MAX, 17.5)];
 /// Below this Elo noise is added to the candidates' scores.
 pub const NOISE_TOP: u32 = 1700;
 /// Noise in centipawns per Elo below [`NOISE_TOP`].
 pub const NOISE_PER_ELO: f64 = 0.25;
-/// Root moves the noise chooses among.
+/// Root moves the noise chooses among at [`WIDER_BELOW`] and above.
 pub const CANDIDATES: usize = 4;
+/// Below this Elo the choice widens.
+pub const WIDER_BELOW: u32 = 1500;
+/// One more candidate per this many Elo below [`WIDER_BELOW`].
+pub const ELO_PER_CANDIDATE: u32 = 100;
 /// The fewest nodes ever searched: a depth-1 search with its quiescence.
 const MIN_NODES: u64 = 16;
 
@@ -71,6 +78,19 @@ fn log2_nodes(elo: u32) -> f64 {
     NODE_ANCHORS[NODE_ANCHORS.len() - 1].1
 }
 
+/// Root moves a level chooses among: none to choose from without noise,
+/// [`CANDIDATES`] down to [`WIDER_BELOW`], one more per
+/// [`ELO_PER_CANDIDATE`] Elo below it (a weak player considers worse moves
+/// too, and where the noise is far wider than the scores' differences, as
+/// in tavreli, the choice is only as weak as the moves it may pick).
+fn candidates(elo: u32, noise_cp: f64) -> usize {
+    if noise_cp <= 0.0 {
+        return 1;
+    }
+    let extra = WIDER_BELOW.saturating_sub(elo) / ELO_PER_CANDIDATE;
+    CANDIDATES + usize::try_from(extra).unwrap_or(0)
+}
+
 /// The weakening of level `elo`, or `None` for full strength.
 #[must_use]
 pub fn weakening(elo: u32) -> Option<Weakening> {
@@ -82,7 +102,7 @@ pub fn weakening(elo: u32) -> Option<Weakening> {
     let noise_cp = f64::from(NOISE_TOP.saturating_sub(elo)) * NOISE_PER_ELO;
     Some(Weakening {
         nodes: nodes.max(MIN_NODES),
-        candidates: if noise_cp > 0.0 { CANDIDATES } else { 1 },
+        candidates: candidates(elo, noise_cp),
         noise_cp,
     })
 }
@@ -150,6 +170,20 @@ impl StrengthSettings {
     }
 }
 
+/// The ply at which variants' score scales are compared.
+const SCALE_PLY: u32 = 40;
+
+/// A level's noise (in chess centipawns, as [`weakening`] gives it) in the
+/// centipawns of the variant whose win/draw/loss model is `model`: scaled
+/// by the ratio of the models' spreads `b`, so that the noise costs about
+/// the same winning chances in every variant (a tavreli centipawn is worth
+/// far less than a chess one: its spread is about 8 times chess's).
+#[must_use]
+pub fn noise_for(noise_cp: f64, model: &WdlModel) -> f64 {
+    let chess = eval::chess::WDL.params(SCALE_PLY).1;
+    noise_cp * model.params(SCALE_PLY).1 / chess
+}
+
 /// A standard normal number from 64 random bits (Box–Muller).
 fn gaussian(bits: u64) -> f64 {
     let u1 = ((bits >> 32) as f64 + 1.0) / 4_294_967_297.0;
@@ -206,6 +240,13 @@ mod tests {
     }
 
     #[test]
+    fn the_choice_widens_below_1500() {
+        let c = |elo| weakening(elo).unwrap().candidates;
+        assert_eq!((c(2000), c(1600), c(1500), c(1400)), (1, 4, 4, 5));
+        assert_eq!((c(1000), c(500)), (9, 14));
+    }
+
+    #[test]
     fn named_levels_are_ordered_and_weakened() {
         assert!(NAMED.windows(2).all(|w| w[0].1 < w[1].1));
         assert!(NAMED.iter().all(|&(_, elo)| weakening(elo).is_some()));
@@ -217,6 +258,16 @@ mod tests {
             let nodes = weakening(elo).unwrap().nodes as f64;
             assert!((nodes.log2() - log2).abs() < 0.01, "{elo}");
         }
+    }
+
+    #[test]
+    fn noise_is_in_chess_centipawns() {
+        assert!((noise_for(100.0, &eval::chess::WDL) - 100.0).abs() < 1e-9);
+        assert!(
+            noise_for(100.0, &eval::tavreli::WDL) > 400.0,
+            "tavreli's scale is wider"
+        );
+        assert!(noise_for(100.0, &eval::plunder::WDL) > 150.0);
     }
 
     #[test]

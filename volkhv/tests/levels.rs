@@ -133,8 +133,8 @@ fn lower_levels_miss_more_tactics() {
         .collect();
     eprintln!("miss rates over {} positions: {rates:?}", positions.len());
     let (low, mid, high) = (rates[0].1, rates[1].1, rates[2].1);
-    // Measured (seeded, so exact): 600 misses about a quarter, 2000 none.
-    assert!(low >= 0.15, "the weakest level misses often: {rates:?}");
+    // Measured (seeded, so exact): 600 misses 13 of 40, 1200 4, 2000 none.
+    assert!(low >= 0.25, "the weakest level misses often: {rates:?}");
     assert!(low >= high + 0.1, "weaker misses more: {rates:?}");
     assert!(low >= mid && mid >= high, "ordered: {rates:?}");
 }

@@ -377,7 +377,8 @@ fn report_level_choice<P: Position + Evaluate>(
 ) {
     let scored: Vec<(Move, Option<i32>)> = main.lines.iter().map(|l| (l.0, Some(l.1))).collect();
     let fallback = main.pv.first().copied();
-    let chosen = levels::choose(&scored, w.noise_cp, seed, pos.key()).or(fallback);
+    let noise = levels::noise_for(w.noise_cp, &P::WDL);
+    let chosen = levels::choose(&scored, noise, seed, pos.key()).or(fallback);
     let line = main.lines.iter().position(|l| Some(l.0) == chosen);
     if let Some(i) = line.filter(|&i| i > 0) {
         let (_, score, pv) = &main.lines[i];
