@@ -55,8 +55,6 @@ const PROMOTED0: u8 = 11;
 const PROMOS: &[u8; 5] = b"NBRQH";
 /// Vest letters: vest code `v` (1..=5) is `VESTS[v - 1]`.
 const VESTS: &[u8; 5] = b"PNBRQ";
-/// The chess pawn's kind: a pawn promoting to a queen.
-const CHESS_PAWN: u8 = PAWN0 + 3;
 
 /// One piece of a record: colour, kind and vest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -347,6 +345,18 @@ pub fn pack(record: &Record, game: u32, grammar: Grammar) -> Result<[u8; RECORD_
 
 fn le_u32(b: &[u8]) -> u32 {
     u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+}
+
+/// Marks a packed record as the last of its game (byte 60, bit 0), which
+/// tells a resumed run that the game is whole.
+pub fn mark_last(bytes: &mut [u8; RECORD_BYTES]) {
+    bytes[60] |= 1;
+}
+
+/// `true` if a packed record is the last of its game.
+#[must_use]
+pub fn is_last(bytes: &[u8; RECORD_BYTES]) -> bool {
+    bytes[60] & 1 != 0
 }
 
 /// The game index of a packed record.
