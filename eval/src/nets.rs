@@ -49,6 +49,25 @@ pub trait Features: Position {
     /// The hand-written evaluation (side to move's view), which the
     /// network corrects.
     fn hand_written(&self) -> i32;
+
+    /// `input` on the board mirrored left to right (inputs are numbered in
+    /// blocks of 64 squares, a1 first, unless a variant says otherwise).
+    #[must_use]
+    fn mirror(input: usize) -> usize {
+        input ^ 7
+    }
+
+    /// The piece a piece-on-a-square input stands for: whether it is the
+    /// viewer's own and the role it moves as (`None` for other inputs).
+    /// The trainer starts the linear term of a network alone at material.
+    fn input_piece(input: usize) -> Option<(bool, Role)>;
+}
+
+/// `input_piece` of the 768 chess-layout inputs.
+fn chess_input_piece(input: usize) -> Option<(bool, Role)> {
+    (input < crate::nnue::INPUTS)
+        .then(|| Role::from_index((input % 384 / 64) as u8).map(|r| (input < 384, r)))
+        .flatten()
 }
 
 /// `sq` seen from `view`'s first rank.
@@ -100,6 +119,10 @@ impl Features for Chess {
 
     fn hand_written(&self) -> i32 {
         crate::chess::evaluate_board(self.board(), self.turn())
+    }
+
+    fn input_piece(input: usize) -> Option<(bool, Role)> {
+        chess_input_piece(input)
     }
 }
 
@@ -153,6 +176,10 @@ impl Features for Plunder {
     fn hand_written(&self) -> i32 {
         crate::plunder::hand_written(self)
     }
+
+    fn input_piece(input: usize) -> Option<(bool, Role)> {
+        chess_input_piece(input)
+    }
 }
 
 /// Tavreli inputs.
@@ -169,12 +196,44 @@ pub mod tavreli {
     /// Beneath inputs: own or enemy × 16 kinds × (at least 1, at least 2)
     /// × 64 squares: what lies under the top of that square's tower.
     pub const BENEATH: usize = 2 * KINDS * COUNT_CAP * 64;
+    /// The same facts wherever the tower stands: own or enemy × 16 kinds
+    /// × (at least 1, at least 2), one count per tower (two towers each
+    /// holding an enemy rook switch the input on twice). They learn what a
+    /// prisoner is worth from every square's data, which the per-square
+    /// inputs alone learn slowly.
+    pub const ANYWHERE: usize = 2 * KINDS * COUNT_CAP;
+
+    /// The role a kind moves as (a pawn, promoted or not, is a pawn while
+    /// unpromoted; a promoted pawn moves as its piece).
+    #[must_use]
+    pub fn kind_role(kind: usize) -> movegen::Role {
+        use movegen::Role;
+        const ROLES: [Role; 16] = [
+            Role::King,
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+            Role::Helgi,
+            Role::Pawn,
+            Role::Pawn,
+            Role::Pawn,
+            Role::Pawn,
+            Role::Pawn,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+            Role::Helgi,
+        ];
+        ROLES[kind % KINDS]
+    }
 }
 
 impl Features for Tavreli {
     type Content = Tower;
     const EMPTY: Tower = Tower::EMPTY;
-    const INPUTS: usize = tavreli::TOPS + tavreli::BENEATH;
+    const INPUTS: usize = tavreli::TOPS + tavreli::BENEATH + tavreli::ANYWHERE;
     const MAGIC: &'static [u8; 8] = b"VOLKTV01";
 
     fn occupied(&self) -> Bitboard {
@@ -201,12 +260,29 @@ impl Features for Tavreli {
         for (c, &n) in counts.iter().enumerate() {
             for level in 0..usize::from(n).min(COUNT_CAP) {
                 push(TOPS + (c * COUNT_CAP + level) * 64 + square);
+                push(TOPS + tavreli::BENEATH + c * COUNT_CAP + level);
             }
         }
     }
 
     fn hand_written(&self) -> i32 {
         crate::tavreli::hand_written(self)
+    }
+
+    fn mirror(input: usize) -> usize {
+        if input < tavreli::TOPS + tavreli::BENEATH {
+            input ^ 7
+        } else {
+            input
+        }
+    }
+
+    fn input_piece(input: usize) -> Option<(bool, Role)> {
+        if input >= tavreli::TOPS {
+            return None;
+        }
+        let (side, kind) = (input / 64 / tavreli::KINDS, input / 64 % tavreli::KINDS);
+        Some((side == 0, tavreli::kind_role(kind)))
     }
 }
 

@@ -333,9 +333,9 @@ pub fn pack(record: &Record, game: u32, grammar: Grammar) -> Result<[u8; RECORD_
     out[48..50].copy_from_slice(&clock(full)?.to_le_bytes());
     out[50..54].copy_from_slice(&record.score.to_le_bytes());
     out[54] = match record.result {
-        r if r == 0.0 => 0,
-        r if r == 0.5 => 1,
-        r if r == 1.0 => 2,
+        0.0 => 0,
+        0.5 => 1,
+        1.0 => 2,
         r => return Err(format!("result {r} is not 0, 0.5 or 1")),
     };
     out[55] = n as u8;
@@ -477,7 +477,7 @@ pub fn is_binary(bytes: &[u8]) -> bool {
 pub fn read_all(bytes: &[u8]) -> Result<(Header, Vec<(Record, u32)>), String> {
     let (header, start) = Header::read(bytes)?;
     let body = &bytes[start..];
-    if body.len() % RECORD_BYTES != 0 {
+    if !body.len().is_multiple_of(RECORD_BYTES) {
         return Err(format!(
             "{} bytes after the header, not a whole number of {RECORD_BYTES}-byte records",
             body.len()

@@ -105,9 +105,16 @@ fn inputs_stay_in_range_and_views_mirror() {
         for pos in random_walk::<P>(seed, games, 120).0 {
             let (white, black) = (inputs_of(&pos, Color::White), inputs_of(&pos, Color::Black));
             assert!(white.iter().chain(&black).all(|&i| i < P::INPUTS));
-            // No input is switched on twice: each is one fact.
-            assert!(white.windows(2).all(|w| w[0] < w[1]), "{}", pos.fen());
+            // Only a count (Tavreli's `ANYWHERE`) is switched on twice.
+            let square_inputs =
+                P::INPUTS - usize::from(P::MAGIC == Tavreli::MAGIC) * tavreli::ANYWHERE;
+            let once: Vec<_> = white.iter().filter(|&&i| i < square_inputs).collect();
+            assert!(once.windows(2).all(|w| w[0] < w[1]), "{}", pos.fen());
             assert_eq!(white.len(), black.len());
+            // Mirroring twice is the identity, and stays in range.
+            assert!(white
+                .iter()
+                .all(|&i| P::mirror(P::mirror(i)) == i && P::mirror(i) < P::INPUTS));
         }
     }
     check::<Chess>(3, 5);
@@ -146,6 +153,13 @@ fn tavreli_inputs_see_the_tower_and_the_pawns() {
     assert_ne!(pawn_r, pawn_h);
     assert!(white.contains(&below(pawn_r, 0)) && white.contains(&below(pawn_h, 0)));
     assert!(!white.contains(&below(pawn_r, 1)));
+    let anywhere = |c: usize, level: usize| TOPS + tavreli::BENEATH + c * 2 + level;
+    assert!(white.contains(&anywhere(pawn_r, 0)) && !white.contains(&anywhere(pawn_r, 1)));
+    assert_eq!(
+        white.len(),
+        1 + 2 * 2 + 2,
+        "the rook, two pawns beneath (on d5 and anywhere), two kings"
+    );
     // Two of a kind beneath switch on the second count.
     let two = Tavreli::from_fen("4k3/8/8/3(PPr)4/8/8/8/4K3 w - - 0 1").unwrap();
     let home = kind(TowerPiece::pawn(Color::White, Role::Queen));
