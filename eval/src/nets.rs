@@ -253,12 +253,19 @@ impl Features for Tavreli {
         let code =
             |p: movegen::TowerPiece| theirs(p.color(), view) * KINDS + usize::from(p.code() & 15);
         push(code(top) * 64 + square);
-        let mut counts = [0u8; 2 * KINDS];
+        // Bit `c` of `levels[l]`: more than `l` pieces of colour-kind `c`
+        // lie beneath the top.
+        let mut levels = [0u32; COUNT_CAP];
         for p in tower.iter().take(tower.len() - 1) {
-            counts[code(p)] += 1;
+            let bit = 1u32 << code(p);
+            levels[1] |= levels[0] & bit;
+            levels[0] |= bit;
         }
-        for (c, &n) in counts.iter().enumerate() {
-            for level in 0..usize::from(n).min(COUNT_CAP) {
+        for (level, &bits) in levels.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let c = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
                 push(TOPS + (c * COUNT_CAP + level) * 64 + square);
                 push(TOPS + tavreli::BENEATH + c * COUNT_CAP + level);
             }
@@ -401,6 +408,10 @@ pub struct Accumulators<P: Features> {
     occupied: Bitboard,
     views: [[i16; HIDDEN]; 2],
     psqt: [i32; 2],
+    /// Scratch lists of one square's old and new inputs, kept so that an
+    /// update allocates nothing.
+    was: Vec<u16>,
+    now: Vec<u16>,
 }
 
 impl<P: Features> Accumulators<P> {
@@ -410,51 +421,96 @@ impl<P: Features> Accumulators<P> {
             occupied: Bitboard::EMPTY,
             views: [net.bias; 2],
             psqt: [0; 2],
+            was: Vec::with_capacity(160),
+            now: Vec::with_capacity(160),
         }
+    }
+
+    /// The sums of the empty board.
+    fn clear(&mut self, net: &Network) {
+        self.squares = [P::EMPTY; 64];
+        self.occupied = Bitboard::EMPTY;
+        self.views = [net.bias; 2];
+        self.psqt = [0; 2];
     }
 
     /// Moves the sums to `pos` square by square, starting again from the
     /// empty board when fewer squares are occupied than changed.
     fn update(&mut self, net: &Network, pos: &P) {
         let now = pos.occupied();
-        let differs = |acc: &Self, sq: Square| acc.squares[sq.index()] != pos.content(sq);
         let changed = (self.occupied | now)
-            .filter(|&sq| differs(self, sq))
-            .count();
-        if changed > now.count() as usize {
-            *self = Accumulators::empty(net);
-        }
-        for sq in self.occupied | now {
-            let new = pos.content(sq);
-            let old = self.squares[sq.index()];
-            if old != new {
-                self.apply(net, old, sq, -1);
-                self.apply(net, new, sq, 1);
-                self.squares[sq.index()] = new;
+            .filter(|&sq| self.squares[sq.index()] != pos.content(sq))
+            .fold(Bitboard::EMPTY, |b, sq| b | Bitboard::from_square(sq));
+        if changed.count() > now.count() {
+            self.clear(net);
+            for sq in now {
+                let content = pos.content(sq);
+                self.apply_diff(net, sq, P::EMPTY, content);
+                self.squares[sq.index()] = content;
+            }
+        } else {
+            for sq in changed {
+                let content = pos.content(sq);
+                self.apply_diff(net, sq, self.squares[sq.index()], content);
+                self.squares[sq.index()] = content;
             }
         }
         self.occupied = now;
     }
 
-    #[inline]
-    fn apply(&mut self, net: &Network, content: P::Content, sq: Square, sign: i32) {
+    /// Subtracts the inputs only `old` switches on and adds those only
+    /// `new` does (a tower that gains or loses a piece keeps most of its
+    /// inputs).
+    fn apply_diff(&mut self, net: &Network, sq: Square, old: P::Content, new: P::Content) {
         for view in Color::ALL {
+            sorted_inputs::<P>(old, sq, view, &mut self.was);
+            sorted_inputs::<P>(new, sq, view, &mut self.now);
             let (acc, psqt) = (&mut self.views[view.index()], &mut self.psqt[view.index()]);
-            P::inputs(content, sq, view, &mut |input| {
-                let row = &net.input[input];
-                if sign > 0 {
-                    acc.iter_mut()
-                        .zip(row)
-                        .for_each(|(a, r)| *a = a.wrapping_add(*r));
+            let (mut a, mut b) = (&self.was[..], &self.now[..]);
+            loop {
+                let step = match (a.first(), b.first()) {
+                    (None, None) => break,
+                    (Some(&x), Some(&y)) if x == y => {
+                        (a, b) = (&a[1..], &b[1..]);
+                        continue;
+                    }
+                    (Some(&x), Some(&y)) if x < y => (x, -1),
+                    (Some(&x), None) => (x, -1),
+                    (_, Some(&y)) => (y, 1),
+                };
+                if step.1 < 0 {
+                    a = &a[1..];
                 } else {
-                    acc.iter_mut()
-                        .zip(row)
-                        .for_each(|(a, r)| *a = a.wrapping_sub(*r));
+                    b = &b[1..];
                 }
-                *psqt += sign * net.psqt[input];
-            });
+                add_row(acc, psqt, net, usize::from(step.0), step.1);
+            }
         }
     }
+}
+
+/// Adds (`sign` 1) or subtracts (−1) one input's row and linear term.
+#[inline]
+fn add_row(acc: &mut [i16; HIDDEN], psqt: &mut i32, net: &Network, input: usize, sign: i32) {
+    let row = &net.input[input];
+    if sign > 0 {
+        acc.iter_mut()
+            .zip(row)
+            .for_each(|(a, r)| *a = a.wrapping_add(*r));
+    } else {
+        acc.iter_mut()
+            .zip(row)
+            .for_each(|(a, r)| *a = a.wrapping_sub(*r));
+    }
+    *psqt += sign * net.psqt[input];
+}
+
+/// The inputs `content` on `sq` switches on in `view`, in increasing
+/// order, into `out`.
+fn sorted_inputs<P: Features>(content: P::Content, sq: Square, view: Color, out: &mut Vec<u16>) {
+    out.clear();
+    P::inputs(content, sq, view, &mut |input| out.push(input as u16));
+    out.sort_unstable();
 }
 
 /// The variants that may carry a network of their own: the embedded file
