@@ -38,6 +38,18 @@ pub trait Features: Position {
     /// The squares that are not empty.
     fn occupied(&self) -> Bitboard;
 
+    /// A cheap summary of the board (bitboards) whose comparison with
+    /// another's finds the squares that changed; `Default` is the empty
+    /// board's. `()` where there is none.
+    type Summary: Copy + Default;
+
+    /// This board's summary.
+    fn summary(&self) -> Self::Summary;
+
+    /// The squares whose content differs between the boards summarised by
+    /// `a` and `b`, or `None` (compare every occupied square).
+    fn changed(a: &Self::Summary, b: &Self::Summary) -> Option<Bitboard>;
+
     /// The content of `sq`.
     fn content(&self, sq: Square) -> Self::Content;
 
@@ -105,6 +117,14 @@ impl Features for Chess {
         self.board().occupied()
     }
 
+    type Summary = ();
+
+    fn summary(&self) {}
+
+    fn changed((): &(), (): &()) -> Option<Bitboard> {
+        None
+    }
+
     fn content(&self, sq: Square) -> u8 {
         self.board()
             .piece_at(sq)
@@ -151,6 +171,35 @@ impl Features for Plunder {
 
     fn occupied(&self) -> Bitboard {
         self.board().occupied()
+    }
+
+    /// The squares of each colour and role, then of each vest kind.
+    type Summary = [u64; 17];
+
+    fn summary(&self) -> [u64; 17] {
+        let mut out = [0; 17];
+        for color in Color::ALL {
+            for role in Role::CHESS {
+                out[color.index() * 6 + role.index()] = self.board().pieces(color, role).0;
+            }
+        }
+        for (i, vest) in [
+            Role::Pawn,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            out[12 + i] = self.vests(vest).0;
+        }
+        out
+    }
+
+    fn changed(a: &[u64; 17], b: &[u64; 17]) -> Option<Bitboard> {
+        Some(Bitboard(a.iter().zip(b).fold(0, |d, (x, y)| d | (x ^ y))))
     }
 
     fn content(&self, sq: Square) -> u8 {
@@ -238,6 +287,14 @@ impl Features for Tavreli {
 
     fn occupied(&self) -> Bitboard {
         self.owned(Color::White) | self.owned(Color::Black)
+    }
+
+    type Summary = ();
+
+    fn summary(&self) {}
+
+    fn changed((): &(), (): &()) -> Option<Bitboard> {
+        None
     }
 
     fn content(&self, sq: Square) -> Tower {
@@ -406,6 +463,7 @@ pub fn embedded(bytes: &[u8], magic: &[u8; 8], inputs: usize) -> Option<Network>
 pub struct Accumulators<P: Features> {
     squares: [P::Content; 64],
     occupied: Bitboard,
+    summary: P::Summary,
     views: [[i16; HIDDEN]; 2],
     psqt: [i32; 2],
     /// Scratch lists of one square's old and new inputs, kept so that an
@@ -419,6 +477,7 @@ impl<P: Features> Accumulators<P> {
         Accumulators {
             squares: [P::EMPTY; 64],
             occupied: Bitboard::EMPTY,
+            summary: P::Summary::default(),
             views: [net.bias; 2],
             psqt: [0; 2],
             was: Vec::with_capacity(160),
@@ -430,6 +489,7 @@ impl<P: Features> Accumulators<P> {
     fn clear(&mut self, net: &Network) {
         self.squares = [P::EMPTY; 64];
         self.occupied = Bitboard::EMPTY;
+        self.summary = P::Summary::default();
         self.views = [net.bias; 2];
         self.psqt = [0; 2];
     }
@@ -438,9 +498,12 @@ impl<P: Features> Accumulators<P> {
     /// empty board when fewer squares are occupied than changed.
     fn update(&mut self, net: &Network, pos: &P) {
         let now = pos.occupied();
-        let changed = (self.occupied | now)
-            .filter(|&sq| self.squares[sq.index()] != pos.content(sq))
-            .fold(Bitboard::EMPTY, |b, sq| b | Bitboard::from_square(sq));
+        let summary = pos.summary();
+        let changed = P::changed(&self.summary, &summary).unwrap_or_else(|| {
+            (self.occupied | now)
+                .filter(|&sq| self.squares[sq.index()] != pos.content(sq))
+                .fold(Bitboard::EMPTY, |b, sq| b | Bitboard::from_square(sq))
+        });
         if changed.count() > now.count() {
             self.clear(net);
             for sq in now {
@@ -456,6 +519,7 @@ impl<P: Features> Accumulators<P> {
             }
         }
         self.occupied = now;
+        self.summary = summary;
     }
 
     /// Subtracts the inputs only `old` switches on and adds those only
