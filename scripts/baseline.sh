@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The frozen baseline every strength claim is measured against: commit
-# b0095fb (Bench: 10135547), built from its own sources into its own
-# directory, so that later changes to the workspace never leak into it.
+# f400009 (Bench: 7466339; the first one, b0095fb with Bench: 10135547, no
+# longer measures anything: every variant beats it by 370 Elo or more),
+# built from its own sources into its own directory, so that later changes
+# to the workspace never leak into it.
 #
 #   scripts/baseline.sh            build once (reused afterwards), print the binary's path
 #   scripts/baseline.sh --verify   also run `volkhv bench` and check the signature
+#   scripts/baseline.sh --first    the first baseline, b0095fb, instead
 #
 # Progress goes to stderr; the last line on stdout is the absolute path of
 # the `volkhv` binary, so `BASE=$(scripts/baseline.sh | tail -n1)` works.
@@ -12,19 +15,23 @@
 # not: then `git fetch --unshallow` first).
 set -euo pipefail
 
-COMMIT=b0095fb
-BENCH=10135547
+COMMIT=f400009
+BENCH=7466339
 
 verify=0
 for arg in "$@"; do
   case "$arg" in
     --verify) verify=1 ;;
+    --first)
+      COMMIT=b0095fb
+      BENCH=10135547
+      ;;
     -h | --help)
-      sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     *)
-      echo "baseline.sh: unknown argument \"$arg\" (expected --verify)" >&2
+      echo "baseline.sh: unknown argument \"$arg\" (expected --verify or --first)" >&2
       exit 2
       ;;
   esac
@@ -56,7 +63,11 @@ else
   git -C "$root" archive "$full" | tar -x -C "$src"
   # Its own target directory: the workspace's build never sees these
   # objects and a `cargo clean` of the workspace keeps them.
-  CARGO_TARGET_DIR="$dest/target" cargo build --release --locked -p engine \
+  # The binary was in the `engine` package until the crates were split
+  # (d2497bd); later baselines have it in `volkhv`.
+  package=engine
+  [ -f "$src/volkhv/Cargo.toml" ] && package=volkhv
+  CARGO_TARGET_DIR="$dest/target" cargo build --release --locked -p "$package" \
     --manifest-path "$src/Cargo.toml" >&2
   echo "$full" >"$stamp"
 fi

@@ -43,7 +43,8 @@ def uci_nps(variant, fen):
 
 
 def serve_nps(variant, fen):
-    p = subprocess.Popen([VOLKHV, "serve", "--port", "0"], stdout=subprocess.PIPE, text=True)
+    # A measurement keeps no games: the library in memory.
+    p = subprocess.Popen([VOLKHV, "serve", "--port", "0", "--db", ":memory:"], stdout=subprocess.PIPE, text=True)
     url = p.stdout.readline().split()[-1]
     host, port = url[len("http://"):-1].split(":")
 

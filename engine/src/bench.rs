@@ -63,7 +63,11 @@ impl std::fmt::Display for BenchResult {
                 )?;
             }
         }
-        write!(f, "===========================")
+        writeln!(f, "===========================")?;
+        // Last, so OpenBench (which reads the output bottom-up for the
+        // first `<n> nodes` and `<n> nps`) takes the totals, not a
+        // variant's line.
+        write!(f, "{} nodes {} nps", self.nodes, self.nps)
     }
 }
 
@@ -101,6 +105,11 @@ pub fn run(
         let game = AnyGame::new(variant, Some(fen)).expect("bench positions are valid");
         shared.clear();
         shared.stop.store(false, Ordering::Relaxed);
+        // A `stop` that came while the last position was being reported
+        // (its stop flag just cleared) still ends the bench here.
+        if shared.abort.load(Ordering::Relaxed) {
+            return None;
+        }
         let best: Arc<Mutex<Option<String>>> = Arc::default();
         let best_in = Arc::clone(&best);
         let sink: EventSink = Arc::new(move |e| {
@@ -180,5 +189,9 @@ mod tests {
             positions().len()
         );
         assert!(lines.contains(&format!("Nodes searched  : {}", a.nodes)));
+        assert_eq!(
+            lines.last(),
+            Some(&format!("{} nodes {} nps", a.nodes, a.nps))
+        );
     }
 }

@@ -244,7 +244,7 @@ fn opening<P: Position + Evaluate>(rng: &mut SplitMix, plies: u64) -> Game<P> {
 
 /// Searches the current position to the node limit; the best move and
 /// the last reported score.
-fn search_move<P: Position + Evaluate>(
+pub(crate) fn search_move<P: Position + Evaluate>(
     game: &Game<P>,
     limits: &Limits,
     options: &Options,

@@ -3,6 +3,7 @@
 //! (`Limits`, `Options`) and what it reports (`SearchEvent`, through an
 //! `EventSink`).
 
+pub use eval::wdl::Wdl;
 use std::sync::Arc;
 
 /// Callback receiving the events of a search or another engine job (called
@@ -22,6 +23,17 @@ pub struct Options {
     pub move_overhead_ms: u64,
     /// Whether the GUI may ask us to ponder.
     pub ponder: bool,
+    /// Play at this level (`UCI_Elo`, see [`crate::levels`]); `None` (or
+    /// an Elo at or above [`crate::levels::ELO_MAX`]) for full strength.
+    pub elo: Option<u32>,
+    /// Seed of a level's move choice: the same seed in the same position
+    /// plays the same move.
+    pub seed: u64,
+    /// Add win/draw/loss estimates to the search's `Info` (`UCI_ShowWDL`).
+    pub show_wdl: bool,
+    /// Replaces a level's node budget (the calibration's knob, UCI `Level
+    /// Nodes`); `None`: the budget of [`crate::levels::weakening`].
+    pub level_nodes: Option<u64>,
 }
 
 impl Default for Options {
@@ -32,6 +44,10 @@ impl Default for Options {
             multipv: 1,
             move_overhead_ms: 30,
             ponder: false,
+            elo: None,
+            seed: 0,
+            show_wdl: false,
+            level_nodes: None,
         }
     }
 }
@@ -96,6 +112,8 @@ pub struct Info {
     pub time_ms: u64,
     /// Principal variation as move strings.
     pub pv: Vec<String>,
+    /// Win/draw/loss per mille for the side to move, with `show_wdl`.
+    pub wdl: Option<Wdl>,
 }
 
 /// What a running search (or `perft`/`bench` job) reports.

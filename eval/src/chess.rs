@@ -122,7 +122,18 @@ const FILE_H: u64 = FILE_A << 7;
 /// a1, c1, ..., the squares of a1's colour.
 const DARK_SQUARES: u64 = 0xaa55_aa55_aa55_aa55;
 
+/// The win/draw/loss model, fitted by `volkhv-tune wdl --variant chess` on
+/// self-play data (command and quality in `docs/tuning.md`).
+pub const WDL: crate::wdl::WdlModel = crate::wdl::WdlModel {
+    a0: 14.2,
+    a1: 289.3,
+    b0: 99.2,
+    b1: 44.1,
+};
+
 impl Evaluate for Chess {
+    const WDL: crate::wdl::WdlModel = WDL;
+
     const SINGULAR_EXTENSIONS: bool = true;
 
     fn evaluate(&self) -> i32 {

@@ -35,6 +35,7 @@ pub mod pst;
 pub mod tavreli;
 #[cfg(test)]
 mod test_util;
+pub mod wdl;
 pub mod weights;
 
 use movegen::{attacks, Bitboard, Color, Move, Position, Role, Square};
@@ -42,6 +43,9 @@ use weights::{Table, Trace};
 
 /// A position the search can score.
 pub trait Evaluate: Position {
+    /// The variant's win/draw/loss model, fitted on its self-play games.
+    const WDL: wdl::WdlModel;
+
     /// Static evaluation in centipawns, positive when the side to move is better.
     fn evaluate(&self) -> i32;
 

@@ -2,7 +2,8 @@
 //! evaluation (`chess::evaluate_board`), trained by `volkhv-nnue` on the
 //! difference between the search's scores in `volkhv datagen` self-play and
 //! that evaluation (see `docs/tuning.md`); embedded from
-//! `eval/params/chess.nnue`. 768 piece-square inputs per side's view, one
+//! `eval/params/chess.nnue`, or the file `VOLKHV_EVALFILE` names at build
+//! time (`make EVALFILE=...`, see `build.rs`). 768 piece-square inputs per side's view, one
 //! hidden layer of [`HIDDEN`] units per view (the same weights for both),
 //! squared clipped ReLU, one output, plus a linear piece-square term.
 //!
@@ -44,11 +45,53 @@ pub struct Network {
     psqt: Vec<i32>,
 }
 
+/// The embedded network file (chosen by `build.rs`).
+const EMBEDDED: &[u8] = include_bytes!(env!("VOLKHV_NET"));
+
+// A network given with `EVALFILE=` is checked here, so a file of another
+// layout stops the build rather than the first evaluation.
+const _: () = assert!(
+    fits_layout(EMBEDDED),
+    "the network file (EVALFILE) does not have this build's layout"
+);
+
 /// The network in use, read once from the embedded file.
 static NETWORK: LazyLock<Network> = LazyLock::new(|| {
-    Network::from_bytes(include_bytes!("../params/chess.nnue"))
-        .expect("the embedded chess network is well formed (checked by a test)")
+    Network::from_bytes(EMBEDDED)
+        .expect("the embedded chess network is well formed (checked at compile time)")
 });
+
+/// Whether `bytes` passes every check of [`Network::from_bytes`]: magic,
+/// width, length and the output weights' range. A `const fn` so the
+/// embedded file is checked while compiling.
+const fn fits_layout(bytes: &[u8]) -> bool {
+    let shorts = (INPUTS + 1 + 2) * HIDDEN;
+    let header = MAGIC.len() + 4;
+    if bytes.len() != header + shorts * 2 + 4 + INPUTS * 4 {
+        return false;
+    }
+    let mut i = 0;
+    while i < MAGIC.len() {
+        if bytes[i] != MAGIC[i] {
+            return false;
+        }
+        i += 1;
+    }
+    let m = MAGIC.len();
+    let width = u32::from_le_bytes([bytes[m], bytes[m + 1], bytes[m + 2], bytes[m + 3]]);
+    if width as usize != HIDDEN {
+        return false;
+    }
+    let mut at = header + (INPUTS + 1) * HIDDEN * 2;
+    while at < header + shorts * 2 {
+        let w = i16::from_le_bytes([bytes[at], bytes[at + 1]]);
+        if w < -127 || w > 127 {
+            return false;
+        }
+        at += 2;
+    }
+    true
+}
 
 /// The input of `piece` (`color`, `role`) on `sq` as seen by `view`: each
 /// side sees the board from its own first rank, its own pieces first.
@@ -241,6 +284,15 @@ mod tests {
         assert!(Network::from_bytes(include_bytes!("../params/chess.nnue")).is_ok());
         assert!(Network::from_bytes(b"VOLKNN02\x80\0\0\0").is_err());
         assert!(Network::from_bytes(b"nonsense").is_err());
+        assert!(fits_layout(include_bytes!("../params/chess.nnue")));
+        assert!(!fits_layout(b"VOLKNN02\x80\0\0\0"));
+        assert!(!fits_layout(b"nonsense"));
+        // An output weight out of range: both checks refuse it.
+        let mut bad = include_bytes!("../params/chess.nnue").to_vec();
+        let at = MAGIC.len() + 4 + (INPUTS + 1) * HIDDEN * 2;
+        bad[at..at + 2].copy_from_slice(&200i16.to_le_bytes());
+        assert!(!fits_layout(&bad));
+        assert!(Network::from_bytes(&bad).is_err());
     }
 
     #[test]

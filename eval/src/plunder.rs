@@ -52,7 +52,18 @@ crate::traceable!(Plunder, PlunderWeights, PLUNDER, SOURCE, trace);
 /// The weights as the evaluation reads them, summed as `A`.
 type W<'a, A> = Reader<'a, PlunderWeights, A>;
 
+/// The win/draw/loss model, fitted by `volkhv-tune wdl --variant plunder` on
+/// self-play data (command and quality in `docs/tuning.md`).
+pub const WDL: crate::wdl::WdlModel = crate::wdl::WdlModel {
+    a0: 28.6,
+    a1: 135.9,
+    b0: 259.0,
+    b1: -60.3,
+};
+
 impl Evaluate for Plunder {
+    const WDL: crate::wdl::WdlModel = WDL;
+
     fn evaluate(&self) -> i32 {
         hand_written(self) + crate::nets::correction(self)
     }

@@ -240,7 +240,18 @@ pub fn trace(pos: &Tavreli) -> Trace {
     evaluate_with::<Traced>(pos, &Reader::new(&TAVRELI))
 }
 
+/// The win/draw/loss model, fitted by `volkhv-tune wdl --variant tavreli` on
+/// self-play data (command and quality in `docs/tuning.md`).
+pub const WDL: crate::wdl::WdlModel = crate::wdl::WdlModel {
+    a0: 13.2,
+    a1: -5.5,
+    b0: 878.5,
+    b1: 14.5,
+};
+
 impl Evaluate for Tavreli {
+    const WDL: crate::wdl::WdlModel = WDL;
+
     const QSEARCH_PLIES: usize = 6;
 
     fn quiescence_candidate(&self, m: Move) -> bool {

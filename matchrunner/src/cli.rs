@@ -2,7 +2,7 @@
 
 use crate::engine::TimeControl;
 use crate::game::{Adjudication, GameSettings};
-use crate::runner::{MatchConfig, OpeningSource};
+use crate::runner::{MatchConfig, OpeningSource, OutputStyle};
 use crate::spec::{EngineSpec, Protocol};
 use crate::stats::{Sprt, SprtModel};
 use clap::Parser;
@@ -19,7 +19,11 @@ use std::time::Duration;
     after_help = "Example:\n  volkhv match --variant chess --engine \"cmd=./new name=new\" \
                   --engine \"cmd=./old name=old\" --tc 10+0.1 --games 200 --repeat \
                   --random-plies 8 --seed 1 --concurrency 2 --pgn out.pgn \
-                  --sprt elo0=0,elo1=5,alpha=0.05,beta=0.05"
+                  --sprt elo0=0,elo1=5,alpha=0.05,beta=0.05\n\n\
+                  fastchess's command line (-engine cmd=... name=... tc=..., -each ..., -rounds N \
+                  -games 2, -openings file=... format=epd|pgn order=random start=N, -srand, \
+                  -variant standard|plunder|tavreli, ...) is accepted too, with fastchess's \
+                  output (see docs/openbench.md)."
 )]
 struct Args {
     /// chess, plunder or tavreli.
@@ -352,6 +356,7 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, CliError> {
             move_timeout: Duration::from_secs_f64(a.move_timeout),
             adjudication,
         },
+        output: OutputStyle::Native,
     })
 }
 

@@ -15,8 +15,9 @@
 
 pub mod cli;
 pub mod engine;
+pub mod fastchess;
 pub mod game;
-pub mod openings;
+pub use notation::openings;
 pub mod runner;
 pub mod spec;
 pub mod stats;
@@ -34,10 +35,16 @@ pub fn run(cfg: &MatchConfig) -> Result<Summary, RunError> {
 
 /// `volkhv match ARGS…` (the arguments after the word `match`): exit code
 /// 0 after a match, 2 for bad options (with a one-line reason on stderr),
-/// 1 if an engine fails to start or a file cannot be written.
+/// 1 if an engine fails to start or a file cannot be written. Arguments in
+/// fastchess's form (`-engine …`) get fastchess's output ([`fastchess`]).
 #[must_use]
 pub fn run_cli(args: &[String]) -> ExitCode {
-    let cfg = match cli::parse(args) {
+    let parsed = if fastchess::is_fastchess_style(args) {
+        fastchess::parse(args)
+    } else {
+        cli::parse(args)
+    };
+    let cfg = match parsed {
         Ok(c) => c,
         Err(cli::CliError::Help(text)) => {
             print!("{text}");

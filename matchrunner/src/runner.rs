@@ -3,6 +3,7 @@
 //! and stops early when the SPRT decides.
 
 mod book;
+mod fastchess_out;
 mod pool;
 mod report;
 mod summary;
@@ -15,6 +16,8 @@ use crate::game::{GameRecord, GameSettings};
 use crate::spec::EngineSpec;
 use crate::stats::{Sprt, Verdict};
 use book::OpeningBook;
+pub use book::{BookFormat, BookSpec};
+use fastchess_out::FastchessOut;
 use movegen::{Color, Position};
 use pool::{Jobs, Msg};
 use report::{progress_line, PgnSink, Progress};
@@ -37,6 +40,26 @@ pub enum OpeningSource {
         /// The seed.
         seed: u64,
     },
+    /// A book as fastchess's `-openings` reads it: EPD or PGN, shuffled or
+    /// in order, from a start index.
+    Book(BookSpec),
+}
+
+/// What the match prints while it runs and at the end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OutputStyle {
+    /// Volkhv's own: a progress line per game on stderr, the summary on
+    /// stdout.
+    Native,
+    /// fastchess's, all on stdout: `Started game`, `Finished game`, the
+    /// results block every `rating_interval` rounds and at the end (what
+    /// OpenBench's client parses).
+    Fastchess {
+        /// Rounds between results blocks (0: only at the end).
+        rating_interval: usize,
+        /// The book's file name for the results title, if any.
+        book: Option<String>,
+    },
 }
 
 /// A whole match as the command line describes it.
@@ -58,6 +81,8 @@ pub struct MatchConfig {
     pub sprt: Option<Sprt>,
     /// Everything a single game needs.
     pub game: GameSettings,
+    /// Volkhv's output or fastchess's.
+    pub output: OutputStyle,
 }
 
 /// Why a match could not run.
@@ -101,6 +126,7 @@ struct Collector<'a> {
     scorer: Scorer,
     pgn: PgnSink,
     progress: Progress,
+    fastchess: Option<FastchessOut>,
     verdict: Option<Verdict>,
     fatal: Option<String>,
 }
@@ -113,6 +139,7 @@ impl<'a> Collector<'a> {
             scorer: Scorer::new(cfg.repeat),
             pgn,
             progress: Progress::new(),
+            fastchess: FastchessOut::new(cfg),
             verdict: None,
             fatal: None,
         }
@@ -121,6 +148,11 @@ impl<'a> Collector<'a> {
     fn take(&mut self, msg: Msg) {
         match msg {
             Msg::Fatal(e) => self.fail(e),
+            Msg::Started(index) => {
+                if let Some(out) = &self.fastchess {
+                    out.started(self.cfg, index);
+                }
+            }
             Msg::Game {
                 index,
                 a_color,
@@ -144,12 +176,17 @@ impl<'a> Collector<'a> {
             self.fail(format!("--pgn: {e}"));
         }
         let sprt = self.cfg.sprt.as_ref().map(|s| (s, self.llr(s)));
-        let line = progress_line(self.cfg, self.scorer.tally(), record, sprt);
         if let Some(v) = sprt.and_then(|(s, llr)| s.verdict(llr)) {
             self.verdict = Some(v);
             self.jobs.stop();
         }
-        self.progress.show(&line);
+        match &mut self.fastchess {
+            Some(out) => out.finished(self.cfg, self.scorer.tally(), index, record),
+            None => {
+                let line = progress_line(self.cfg, self.scorer.tally(), record, sprt);
+                self.progress.show(&line);
+            }
+        }
     }
 
     fn llr(&self, s: &Sprt) -> f64 {
@@ -157,12 +194,17 @@ impl<'a> Collector<'a> {
     }
 
     fn finish(self) -> Result<Summary, RunError> {
-        self.progress.finish();
+        if self.fastchess.is_none() {
+            self.progress.finish();
+        }
         if let Some(e) = self.fatal {
             return Err(RunError::Runtime(e));
         }
         let tally = self.scorer.into_tally();
-        let text = summary_text(self.cfg, &tally, self.verdict);
+        let text = match &self.fastchess {
+            Some(out) => out.summary(self.cfg, &tally, self.verdict),
+            None => summary_text(self.cfg, &tally, self.verdict),
+        };
         Ok(Summary {
             tally,
             verdict: self.verdict,

@@ -1,9 +1,10 @@
 //! Move text for people and files, in one place for every front end: SAN
-//! ([`san`]), PGN reading and writing ([`pgn`]) and moves in words for a
-//! board's chooser ([`words`]). Which notation a variant's move lists use is
+//! ([`san`]), PGN reading and writing ([`pgn`]), opening books
+//! ([`openings`]) and moves in words for a board's chooser ([`words`]). Which notation a variant's move lists use is
 //! a registry fact ([`Variant::uses_san`](movegen::Variant::uses_san)).
 #![deny(missing_docs)]
 
+pub mod openings;
 pub mod pgn;
 pub mod san;
 pub mod words;

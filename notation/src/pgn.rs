@@ -145,9 +145,36 @@ pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
     (y, m, d)
 }
 
+/// What an annotated game adds to its record: tags after the standard
+/// ones and notes on single moves.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Annotations {
+    /// Extra tags (`Hints`), written after `PlyCount` in this order.
+    pub tags: Vec<(String, String)>,
+    /// Notes per move: entry `i` follows the move of ply `i + 1`; missing
+    /// entries are empty.
+    pub moves: Vec<MoveNote>,
+}
+
+/// What follows one move: numeric annotation glyphs, then a comment.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveNote {
+    /// NAGs (`$2`, `$4`, `$6`, …).
+    pub nags: Vec<u8>,
+    /// A comment (`}` is written as `)`).
+    pub comment: Option<String>,
+}
+
 /// One game as PGN text, ending in a blank line.
 #[must_use]
 pub fn write_game(h: &PgnHeader, g: &GameRecord) -> String {
+    write_annotated_game(h, g, &Annotations::default())
+}
+
+/// [`write_game`] with `notes`: its extra tags and, after each move, its
+/// NAGs and comment. Without notes the text is exactly `write_game`'s.
+#[must_use]
+pub fn write_annotated_game(h: &PgnHeader, g: &GameRecord, notes: &Annotations) -> String {
     let mut s = String::new();
     let mut tag = |k: &str, v: &str| {
         let _ = writeln!(s, "[{k} \"{}\"]", escape(v));
@@ -167,6 +194,9 @@ pub fn write_game(h: &PgnHeader, g: &GameRecord) -> String {
     tag("TimeControl", &h.time_control);
     tag("Termination", g.termination.tag());
     tag("PlyCount", &g.moves.len().to_string());
+    for (k, v) in &notes.tags {
+        tag(k, v);
+    }
     s.push('\n');
     // Move numbers follow the start FEN's full-move number and side.
     let (mut number, mut black) = g.fen.as_deref().map_or((1, false), |f| {
@@ -175,13 +205,25 @@ pub fn write_game(h: &PgnHeader, g: &GameRecord) -> String {
         (n, fields.get(1) == Some(&"b"))
     });
     let mut tokens = Vec::new();
+    let mut after_comment = false;
     for (i, mv) in g.notation.iter().enumerate() {
         if !black {
             tokens.push(format!("{number}. {mv}"));
-        } else if i == 0 {
+        } else if i == 0 || after_comment {
+            // Black's move after a comment is numbered again, as export
+            // format asks.
             tokens.push(format!("{number}... {mv}"));
         } else {
             tokens.push(mv.clone());
+        }
+        let note = notes.moves.get(i);
+        after_comment = false;
+        if let Some(n) = note {
+            tokens.extend(n.nags.iter().map(|nag| format!("${nag}")));
+            if let Some(c) = &n.comment {
+                tokens.push(format!("{{{}}}", c.replace('}', ")")));
+                after_comment = true;
+            }
         }
         if black {
             number += 1;
@@ -217,6 +259,9 @@ pub struct PgnGame {
     pub moves: Vec<String>,
     /// Comments in order.
     pub comments: Vec<String>,
+    /// Numeric annotation glyphs as `(ply, nag)`: `$4` after the third
+    /// move is `(3, 4)`.
+    pub nags: Vec<(usize, u8)>,
     /// The result token after the moves.
     pub result: String,
 }
@@ -282,6 +327,10 @@ pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
             games.push(std::mem::take(game));
             return true;
         }
+        if let Some(nag) = t.strip_prefix('$').and_then(|n| n.parse().ok()) {
+            game.nags.push((game.moves.len(), nag));
+            return false;
+        }
         // Drop move numbers: `12.`, `12...`, or `12.e4` glued forms.
         let t = t.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
         if !t.is_empty() {
@@ -344,6 +393,16 @@ pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
 /// `unterminated`.
 #[must_use]
 pub fn write_unfinished_game(h: &PgnHeader, g: &GameRecord) -> String {
+    write_annotated_unfinished_game(h, g, &Annotations::default())
+}
+
+/// [`write_unfinished_game`] with notes, as [`write_annotated_game`].
+#[must_use]
+pub fn write_annotated_unfinished_game(
+    h: &PgnHeader,
+    g: &GameRecord,
+    notes: &Annotations,
+) -> String {
     // Written as a draw, then the three places that say so are changed;
     // nothing else in the text can read `1/2-1/2`.
     let draw = GameRecord {
@@ -351,7 +410,7 @@ pub fn write_unfinished_game(h: &PgnHeader, g: &GameRecord) -> String {
         termination: Termination::Normal,
         ..g.clone()
     };
-    let text = write_game(h, &draw);
+    let text = write_annotated_game(h, &draw, notes);
     let body = text.trim_end();
     let body = body.strip_suffix("1/2-1/2").unwrap_or(body);
     format!("{body}*\n\n")
@@ -478,6 +537,74 @@ mod tests {
         let mut bad = r.clone();
         bad.moves[1] = "O-O".into();
         assert!(bad.replay::<Chess>().unwrap_err().starts_with("ply 2"));
+    }
+
+    #[test]
+    fn annotations_are_written_and_read_back() {
+        let h = PgnHeader {
+            event: "e".into(),
+            site: "s".into(),
+            date: "2026.12.06".into(),
+            time_control: "-".into(),
+            variant: Variant::Chess,
+        };
+        let g = GameRecord {
+            round: 1,
+            white: "w".into(),
+            black: "b".into(),
+            fen: None,
+            moves: ["e2e4", "e7e5", "g1f3", "d8g5", "f3g5"]
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
+            notation: ["e4", "e5", "Nf3", "Qg5", "Nxg5"]
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
+            result: GameResult::WhiteWins,
+            termination: Termination::Normal,
+            reason: "Black resigns".into(),
+        };
+        let none = Annotations::default();
+        assert_eq!(write_annotated_game(&h, &g, &none), write_game(&h, &g));
+        let notes = Annotations {
+            tags: vec![("Hints".into(), "White 1, Black 0".into())],
+            moves: vec![
+                MoveNote::default(),
+                MoveNote {
+                    nags: Vec::new(),
+                    comment: Some("hint: Nf3".into()),
+                },
+                MoveNote::default(),
+                MoveNote {
+                    nags: vec![4],
+                    comment: Some("best: Nc6 {x}".into()),
+                },
+            ],
+        };
+        let text = write_annotated_game(&h, &g, &notes);
+        assert!(
+            text.contains("1. e4 e5 {hint: Nf3} 2. Nf3 Qg5 $4 {best: Nc6 {x)} 3. Nxg5"),
+            "{text}"
+        );
+        assert!(text.contains("[PlyCount \"5\"]\n[Hints \"White 1, Black 0\"]\n\n"));
+        let back = read_pgn(&text).unwrap();
+        assert_eq!(back.len(), 1);
+        let r = &back[0];
+        assert_eq!(r.tag("Hints"), Some("White 1, Black 0"));
+        assert_eq!(r.moves, g.notation);
+        assert_eq!(r.nags, [(4, 4)]);
+        assert_eq!(r.comments, ["hint: Nf3", "best: Nc6 {x)", "Black resigns"]);
+        let end: Chess = r.replay().unwrap();
+        assert!(end
+            .fen()
+            .starts_with("rnb1kbnr/pppp1ppp/8/4p1N1/4P3/8/PPPP1PPP/RNBQKB1R b"));
+        let open = write_annotated_unfinished_game(&h, &g, &notes);
+        assert!(
+            open.contains("$4 {best: Nc6 {x)} 3. Nxg5 {Black resigns}") && open.ends_with("*\n\n"),
+            "{open}"
+        );
+        assert_eq!(read_pgn(&open).unwrap()[0].result, "*");
     }
 
     #[test]

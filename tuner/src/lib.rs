@@ -36,6 +36,7 @@ use std::sync::Arc;
 
 pub mod data;
 pub mod nnue;
+pub mod wdl;
 
 /// Positions per chunk of the parallel loss and gradient (fixed, so the
 /// sums are added in the same order whatever the thread count).

@@ -11,7 +11,8 @@ use std::time::Instant;
 use tuner::{Dataset, Settings, Tuner};
 
 const USAGE: &str = "\
-usage: volkhv-tune --variant V --data FILE [--data FILE ...] --out FILE [options]
+usage: volkhv-tune wdl --variant V FILE [FILE ...]   (see `volkhv-tune wdl --help`)
+       volkhv-tune --variant V --data FILE [--data FILE ...] --out FILE [options]
   --variant V      chess, plunder or tavreli
   --data FILE      a `volkhv datagen` file (repeatable)
   --out FILE       the weight table written (every 50 epochs and at the end),
@@ -212,8 +213,68 @@ fn print_changes<P: Traceable>(before: &[eval::pst::S], after: &[eval::pst::S]) 
     }
 }
 
+const WDL_USAGE: &str = "\
+usage: volkhv-tune wdl --variant V FILE [FILE ...]
+  fits the variant's win/draw/loss model to `volkhv datagen` files and prints
+  its parameters (for eval/src/<variant>.rs) and its held-out log-loss against
+  the constant model";
+
+/// `volkhv-tune wdl`: the fit and its quality.
+fn wdl_command(args: &[String]) -> Result<(), String> {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{WDL_USAGE}");
+        return Ok(());
+    }
+    let (variant, files) = match args {
+        [flag, v, files @ ..] if flag == "--variant" && !files.is_empty() => (v, files),
+        _ => return Err(format!("expected --variant V FILE...\n{WDL_USAGE}")),
+    };
+    let variant = Variant::from_name(variant)
+        .ok_or_else(|| format!("--variant \"{variant}\" is not one of chess, plunder, tavreli"))?;
+    let data = tuner::wdl::load(files)?;
+    if data.len() < tuner::wdl::HELD_OUT_EVERY * 10 {
+        return Err(format!("only {} positions: too few to fit", data.len()));
+    }
+    let r = tuner::wdl::fit_and_score(&data);
+    let m = r.model;
+    let (w, d, l) = r.rates;
+    println!(
+        "{}: {} positions fitted, {} held out; White wins {:.1} %, draws {:.1} %, loses {:.1} %",
+        variant.name(),
+        r.fitted,
+        r.held_out,
+        w * 100.0,
+        d * 100.0,
+        l * 100.0
+    );
+    println!(
+        "held-out log-loss: model {:.4}, constant {:.4} ({:.1} % less)",
+        r.loss,
+        r.constant_loss,
+        (1.0 - r.loss / r.constant_loss) * 100.0
+    );
+    println!(
+        "WdlModel {{ a0: {:.1}, a1: {:.1}, b0: {:.1}, b1: {:.1} }}",
+        m.a0, m.a1, m.b0, m.b1
+    );
+    for ply in [20, 60, 120] {
+        let (a, b) = m.params(ply);
+        println!("  ply {ply}: a {a:.1}, b {b:.1}");
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let raw: Vec<String> = std::env::args().skip(1).collect();
+    if raw.first().is_some_and(|a| a == "wdl") {
+        return match wdl_command(&raw[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("volkhv-tune wdl: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     if raw.is_empty() || raw.iter().any(|a| a == "--help" || a == "-h") {
         println!("{USAGE}");
         return if raw.is_empty() {

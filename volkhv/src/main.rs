@@ -5,6 +5,7 @@
 //! volkhv bench [depth]   search the bench positions, print total nodes and nps
 //! volkhv match ...       play engine-vs-engine matches
 //! volkhv datagen ...     self-play training data for the tuner
+//! volkhv genfens N seed S book B   openings for OpenBench (see `engine::genfens`)
 //! volkhv serve ...       the web board (see `volkhv serve --help`)
 //! volkhv --help | --version
 //! ```
@@ -31,12 +32,17 @@ usage:
   volkhv bench [depth]   search the bench positions; prints total nodes and nps
   volkhv match ...       engine-vs-engine matches (see `volkhv match --help`)
   volkhv datagen ...     self-play positions for the tuner (see `volkhv datagen --help`)
+  volkhv genfens N seed S book <None|FILE> [variant V] [plies P]
+                         N random balanced openings as `info string genfens <FEN>`
   volkhv serve ...       the web board on http://127.0.0.1:8080/ (see `volkhv serve --help`)
   volkhv --help          this text
   volkhv --version       the version";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(words) = engine::genfens::request_words(&args) {
+        return genfens_command(&words);
+    }
     match args.first().map(String::as_str) {
         None => {
             protocol_loop();
@@ -124,6 +130,16 @@ fn datagen_command(rest: &[String]) -> ExitCode {
         Err(e) => {
             eprintln!("volkhv datagen: {e}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+fn genfens_command(words: &[String]) -> ExitCode {
+    match engine::genfens::run(words, &mut |l| println!("{l}")) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("volkhv genfens: {e}");
+            ExitCode::from(2)
         }
     }
 }

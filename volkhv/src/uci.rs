@@ -8,6 +8,10 @@
 //! Extensions (as Stockfish): `go perft N`, `d`, `bench [depth]`.
 
 use crate::shell::{self, Flow, Out, Searches, Shim};
+use engine::levels::{self, StrengthSettings, MAX_SEED};
+
+/// The largest `Level Nodes` (0 = the level's own budget).
+const MAX_LEVEL_NODES: u64 = 1_000_000_000;
 use engine::{AnyGame, Engine, Info, Limits, Options, Score, SearchEvent};
 use movegen::Variant;
 use std::collections::VecDeque;
@@ -56,6 +60,9 @@ pub struct Uci {
     stopping: bool,
     /// Input waiting for the current search to end, in arrival order.
     pending: VecDeque<Queued>,
+    /// `UCI_LimitStrength`, `UCI_Elo`, `Skill Level`: together they set
+    /// the engine's level.
+    strength: StrengthSettings,
 }
 
 /// Input kept in arrival order behind a command that waits.
@@ -75,6 +82,12 @@ enum OptionChange {
     MoveOverhead(u64),
     Ponder(bool),
     ClearHash,
+    LimitStrength(bool),
+    Elo(u32),
+    Skill(u32),
+    Seed(u64),
+    ShowWdl(bool),
+    LevelNodes(u64),
 }
 
 impl OptionChange {
@@ -98,6 +111,7 @@ impl Uci {
             held: None,
             stopping: false,
             pending: VecDeque::new(),
+            strength: StrengthSettings::default(),
         }
     }
 
@@ -181,6 +195,12 @@ impl Uci {
                 max: i64::try_from(max).ok(),
             })
         };
+        let check = |name: &str, default: bool| {
+            UciMessage::Option(UciOptionConfig::Check {
+                name: name.to_string(),
+                default: Some(default),
+            })
+        };
         let messages = [
             UciMessage::Id {
                 name: Some(shell::NAME.to_string()),
@@ -211,6 +231,22 @@ impl Uci {
             UciMessage::Option(UciOptionConfig::Button {
                 name: "Clear Hash".to_string(),
             }),
+            spin(
+                "Skill Level",
+                u64::from(levels::MAX_SKILL),
+                0,
+                u64::from(levels::MAX_SKILL),
+            ),
+            check("UCI_LimitStrength", false),
+            spin(
+                "UCI_Elo",
+                u64::from(levels::DEFAULT_UCI_ELO),
+                i64::from(levels::ELO_MIN),
+                u64::from(levels::ELO_MAX),
+            ),
+            spin("Seed", o.seed, 0, MAX_SEED),
+            check("UCI_ShowWDL", o.show_wdl),
+            spin("Level Nodes", 0, 0, MAX_LEVEL_NODES),
             UciMessage::UciOk,
         ];
         for m in &messages {
@@ -242,7 +278,14 @@ impl Uci {
             OptionChange::MultiPv(n) => o.multipv = n,
             OptionChange::MoveOverhead(ms) => o.move_overhead_ms = ms,
             OptionChange::Ponder(on) => o.ponder = on,
+            OptionChange::LimitStrength(on) => self.strength.limit_strength = on,
+            OptionChange::Elo(elo) => self.strength.uci_elo = elo,
+            OptionChange::Skill(level) => self.strength.skill_level = level,
+            OptionChange::Seed(seed) => o.seed = seed,
+            OptionChange::ShowWdl(on) => o.show_wdl = on,
+            OptionChange::LevelNodes(n) => o.level_nodes = (n > 0).then_some(n),
         }
+        o.elo = self.strength.elo();
         if o == *self.engine.options() {
             return;
         }
@@ -503,18 +546,41 @@ fn parse_setoption(rest: &[&str]) -> Result<OptionChange, String> {
         "move overhead" => {
             OptionChange::MoveOverhead(spin("Move Overhead", 0, shell::MAX_OVERHEAD_MS)?)
         }
-        "ponder" => OptionChange::Ponder(match value.to_ascii_lowercase().as_str() {
-            "true" => true,
-            "false" => false,
-            _ => {
-                return Err(format!(
-                    "Ponder: \"{}\" is not true or false",
-                    shell::echo(&value)
-                ))
-            }
-        }),
+        "ponder" => OptionChange::Ponder(parse_check("Ponder", &value)?),
+        "uci_limitstrength" => {
+            OptionChange::LimitStrength(parse_check("UCI_LimitStrength", &value)?)
+        }
+        "uci_showwdl" => OptionChange::ShowWdl(parse_check("UCI_ShowWDL", &value)?),
+        "uci_elo" => OptionChange::Elo(to_u32(spin(
+            "UCI_Elo",
+            u64::from(levels::ELO_MIN),
+            u64::from(levels::ELO_MAX),
+        )?)),
+        "skill level" => OptionChange::Skill(to_u32(spin(
+            "Skill Level",
+            0,
+            u64::from(levels::MAX_SKILL),
+        )?)),
+        "seed" => OptionChange::Seed(spin("Seed", 0, MAX_SEED)?),
+        "level nodes" => OptionChange::LevelNodes(spin("Level Nodes", 0, MAX_LEVEL_NODES)?),
         _ => return Err(format!("unknown option \"{}\"", shell::echo(&name))),
     })
+}
+
+/// A `check` option's value.
+fn parse_check(label: &str, value: &str) -> Result<bool, String> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(format!(
+            "{label}: \"{}\" is not true or false",
+            shell::echo(value)
+        )),
+    }
+}
+
+fn to_u32(v: u64) -> u32 {
+    u32::try_from(v).unwrap_or(u32::MAX)
 }
 
 fn parse_variant(value: &str) -> Result<Variant, String> {
@@ -635,8 +701,12 @@ pub fn info_line(i: &Info) -> String {
         Score::Cp(cp) => format!("cp {cp}"),
         Score::Mate(n) => format!("mate {n}"),
     };
+    let wdl = i
+        .wdl
+        .map(|w| format!(" wdl {} {} {}", w.win, w.draw, w.loss))
+        .unwrap_or_default();
     let mut s = format!(
-        "info depth {} seldepth {} multipv {} score {score} nodes {} nps {} hashfull {} time {}",
+        "info depth {} seldepth {} multipv {} score {score}{wdl} nodes {} nps {} hashfull {} time {}",
         i.depth, i.seldepth, i.multipv, i.nodes, i.nps, i.hashfull, i.time_ms
     );
     if !i.pv.is_empty() {
@@ -671,6 +741,7 @@ mod tests {
             hashfull: 12,
             time_ms: 20,
             pv: vec!["e2e4".into(), "e7e5".into()],
+            wdl: None,
         };
         assert_eq!(
             info_line(&i),
@@ -680,6 +751,12 @@ mod tests {
         i.score = Score::Mate(-3);
         i.pv.clear();
         assert!(info_line(&i).ends_with("score mate -3 nodes 12345 nps 600000 hashfull 12 time 20"));
+        i.wdl = Some(engine::Wdl {
+            win: 0,
+            draw: 10,
+            loss: 990,
+        });
+        assert!(info_line(&i).contains("score mate -3 wdl 0 10 990 nodes"));
     }
 
     /// Arbitrary lines never panic and leave a working shim. `perft` is
@@ -698,6 +775,9 @@ mod tests {
             "MultiPV",
             "UCI_Variant",
             "Ponder",
+            "UCI_LimitStrength",
+            "UCI_Elo",
+            "UCI_ShowWDL",
             "Clear",
             "position",
             "startpos",

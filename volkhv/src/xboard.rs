@@ -8,6 +8,7 @@
 //! move it rejects is answered `Illegal move: X`, leaving the game unchanged.
 
 use crate::shell::{self, Flow, Out, Searches, Shim};
+use engine::levels::{self, StrengthSettings, MAX_SEED};
 use engine::{AnyGame, Engine, Info, Limits, Score, SearchEvent};
 use movegen::{Color, MoveError, Outcome, Square, Variant};
 use std::collections::VecDeque;
@@ -125,6 +126,8 @@ pub struct XBoard {
     hold_input: bool,
     /// Input that arrived while `hold_input`, in order.
     pending: VecDeque<Queued>,
+    /// The options that set the level (as UCI's).
+    strength: StrengthSettings,
 }
 
 impl XBoard {
@@ -147,6 +150,7 @@ impl XBoard {
             done0_sent: false,
             hold_input: false,
             pending: VecDeque::new(),
+            strength: StrengthSettings::default(),
         }
     }
 
@@ -186,6 +190,18 @@ impl XBoard {
                 shell::MAX_OVERHEAD_MS
             ),
             "feature option=\"Clear Hash -button\"".to_string(),
+            format!(
+                "feature option=\"Skill Level -spin {0} 0 {0}\"",
+                levels::MAX_SKILL
+            ),
+            "feature option=\"UCI_LimitStrength -check 0\"".to_string(),
+            format!(
+                "feature option=\"UCI_Elo -spin {} {} {}\"",
+                levels::DEFAULT_UCI_ELO,
+                levels::ELO_MIN,
+                levels::ELO_MAX
+            ),
+            format!("feature option=\"Seed -spin {} 0 {}\"", o.seed, MAX_SEED),
             "feature done=1".to_string(),
         ];
         for l in &lines {
@@ -439,12 +455,42 @@ impl XBoard {
                 shell::parse_in_range("Move Overhead", v, 0, shell::MAX_OVERHEAD_MS)
                     .map(|n| o.move_overhead_ms = n)
             }
+            ("seed", Some(v)) => shell::parse_in_range("Seed", v, 0, MAX_SEED).map(|n| o.seed = n),
+            (name, Some(v)) => self
+                .strength_option(name, v)
+                .map(|()| o.elo = self.strength.elo()),
             _ => Err(String::new()),
         };
         match result {
             Ok(()) => self.set_options(cmd, o),
             Err(_) => self.error("bad option", cmd),
         }
+    }
+
+    /// `Skill Level`, `UCI_LimitStrength` (`-check`: 0 or 1) and `UCI_Elo`.
+    fn strength_option(&mut self, name: &str, v: &str) -> Result<(), String> {
+        let s = &mut self.strength;
+        match name {
+            "skill level" => {
+                let max = u64::from(levels::MAX_SKILL);
+                s.skill_level = u32::try_from(shell::parse_in_range("Skill Level", v, 0, max)?)
+                    .unwrap_or(levels::MAX_SKILL);
+            }
+            "uci_limitstrength" => {
+                s.limit_strength = match v {
+                    "1" | "true" => true,
+                    "0" | "false" => false,
+                    _ => return Err(format!("UCI_LimitStrength: {v} is not 0 or 1")),
+                }
+            }
+            "uci_elo" => {
+                let (min, max) = (u64::from(levels::ELO_MIN), u64::from(levels::ELO_MAX));
+                s.uci_elo = u32::try_from(shell::parse_in_range("UCI_Elo", v, min, max)?)
+                    .unwrap_or(levels::ELO_MAX);
+            }
+            _ => return Err(format!("unknown option {name}")),
+        }
+        Ok(())
     }
 
     /// Applies valid options. Only a new hash table needs the search to end

@@ -26,4 +26,11 @@ fn bench_node_count_is_the_signature() {
         text.lines().filter(|l| l.starts_with("position ")).count(),
         engine::bench::positions().len()
     );
+    // OpenBench reads the output bottom-up for `<n> nodes` and `<n> nps`.
+    let last: Vec<&str> = text.lines().last().unwrap_or("").split(' ').collect();
+    assert!(
+        matches!(last.as_slice(), [n, "nodes", nps, "nps"]
+            if *n == engine::bench::SIGNATURE.to_string() && nps.parse::<u64>().is_ok()),
+        "{text}"
+    );
 }

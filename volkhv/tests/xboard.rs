@@ -65,6 +65,10 @@ fn features_are_announced() {
         "feature option=\"MultiPV -spin 1 1 256\"",
         "feature option=\"Move Overhead -spin 30 0 5000\"",
         "feature option=\"Clear Hash -button\"",
+        "feature option=\"Skill Level -spin 20 0 20\"",
+        "feature option=\"UCI_LimitStrength -check 0\"",
+        "feature option=\"UCI_Elo -spin 1350 500 2500\"",
+        "feature option=\"Seed -spin 0 0 9223372036854775807\"",
         "feature done=1",
     ];
     assert_eq!(got, expected);

@@ -2,7 +2,7 @@
 
 export class ApiError extends Error {}
 
-async function request(method, path, body) {
+export async function request(method, path, body) {
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";

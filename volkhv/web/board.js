@@ -70,7 +70,9 @@ function mark(layer, name, ui, attrs) {
   el("rect", { x, y, width: 100, height: 100, ...attrs }, layer);
 }
 
-function drawArrow(layer, from, to, ui, color, width) {
+function drawArrow(layer, from, to, ui, color, width, kind) {
+  // Tests and styles tell the arrows apart: best (analysis), hint, better (review).
+  layer = el("g", { "data-arrow": kind || "best", "data-from": from, "data-to": to }, layer);
   const [x1, y1] = squareXY(from, ui.orientation);
   const [x2, y2] = squareXY(to, ui.orientation);
   const [ax, ay, bx, by] = [x1 + 50, y1 + 50, x2 + 50, y2 + 50];
@@ -84,7 +86,7 @@ function drawArrow(layer, from, to, ui, color, width) {
 }
 
 // Redraws the whole board. `view`: {variant, fen, board[64], check, last};
-// `ui`: {orientation, selected, targets (Set of squares), arrows [{from,to,color}]}.
+// `ui`: {orientation, selected, targets (Set of squares), arrows [{from,to,color,kind}]}.
 export function render(svg, view, ui) {
   svg.setAttribute("data-variant", view.variant);
   svg.setAttribute("data-fen", view.fen);
@@ -120,7 +122,7 @@ export function render(svg, view, ui) {
       el("circle", { cx: x + 50, cy: y + 50, r: 15, fill: "rgba(20, 90, 30, 0.55)" }, over);
     }
   }
-  for (const a of ui.arrows || []) drawArrow(over, a.from, a.to, ui, a.color || "#1f6feb", a.width || 14);
+  for (const a of ui.arrows || []) drawArrow(over, a.from, a.to, ui, a.color || "#1f6feb", a.width || 14, a.kind);
   return over;
 }
 

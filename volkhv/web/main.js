@@ -4,10 +4,12 @@
 // it; the page only matches clicks against the legal moves it was sent.
 
 import { get, post, stream } from "./api.js";
+import { keepInAddress, branchBody } from "./library-link.js";
 import { render, squareIndex } from "./board.js";
 import { attachInput, closeChooser, legalFrom, targetsOf } from "./input.js";
 import {
   renderStatus, renderClocks, renderMoves, renderLines, renderEvalBar, renderGraph, renderInspector,
+  renderWdl, renderReview, BAD_MARKS,
 } from "./panel.js";
 
 const $ = (id) => document.getElementById(id);
@@ -22,8 +24,17 @@ const app = {
   lines: new Map(),   // multipv -> info of the newest search
   lineGen: null,
   scores: [],         // per ply: white-view score of the best line
+  hint: null,         // {ply, move, text} of the last hint, while its position is on
+  review: null,       // the game review (GET /api/games/ID/review), for gameKey
+  reviewKey: null,
+  reviewTimer: null,
   es: null,
 };
+
+// The moves a review belongs to: a new move or takeback makes it stale.
+function gameKey(s) {
+  return `${s.id} ${s.start} ${s.history.map((h) => h.move).join(" ")}`;
+}
 
 function live() {
   return app.state && app.viewPly === app.state.history.length;
@@ -55,6 +66,8 @@ function setState(s) {
     app.view = liveView(s);
   }
   if (app.selected && !legalFrom(app.state, app.selected).length) app.selected = null;
+  if (app.hint && app.hint.ply !== s.history.length) app.hint = null;
+  if (app.review && app.reviewKey !== gameKey(s)) app.review = null;
   syncControls(s);
   draw();
 }
@@ -94,7 +107,11 @@ async function act(path, body) {
 }
 
 async function openGame(body) {
-  const s = await post("/api/games", body);
+  attach(await post("/api/games", body));
+}
+
+// Shows game `s` and follows its stream; a reload of the page reopens it.
+function attach(s) {
   if (app.es) app.es.close();
   app.state = null;
   app.lines = new Map();
@@ -107,6 +124,77 @@ async function openGame(body) {
     message: (m) => say(m),
     error: streamError,
   });
+  keepInAddress(s.id);
+  app.hint = null;
+  app.review = null;
+  loadReview();
+}
+
+// ---- hint and review -----------------------------------------------------------
+
+async function askHint() {
+  try {
+    const h = await post(`/api/games/${app.state.id}/hint`);
+    app.hint = h;
+    say(`Hint: ${h.text}`);
+    draw();
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+async function startReview() {
+  try {
+    app.reviewKey = gameKey(app.state);
+    app.review = await post(`/api/games/${app.state.id}/review`);
+    say("");
+    draw();
+    pollReview();
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+function pollReview() {
+  clearTimeout(app.reviewTimer);
+  app.reviewTimer = setTimeout(loadReview, 300);
+}
+
+// The game's review as the server has it (none: nothing is shown).
+async function loadReview() {
+  if (!app.state) return;
+  const key = gameKey(app.state);
+  try {
+    const r = await get(`/api/games/${app.state.id}/review`);
+    if (!app.state || gameKey(app.state) !== key) return;
+    app.review = r;
+    app.reviewKey = key;
+    if (r.error) say(r.error);
+    else if (!r.done) pollReview();
+  } catch (_) {
+    // 409: no review of these moves.
+    app.review = null;
+  }
+  draw();
+}
+
+// A game of the library: `?game=ID[&ply=N]` opens it (at ply N).
+async function reopen(id, ply) {
+  const s = await get(`/api/games/${id}`);
+  if (s.settings.engine === "white") app.orientation = "b";
+  attach(s);
+  if (ply !== null && ply !== "") await goto(Number(ply));
+}
+
+// New games (and set-ups) are new games of the library, so the one on the
+// board stays in it as it was.
+async function fresh(body) {
+  try {
+    await openGame({ ...body, ...settingsBody() });
+    say("");
+  } catch (e) {
+    say(e.message);
+  }
 }
 
 // The stream failed: EventSource retries by itself, unless the game is gone
@@ -180,6 +268,19 @@ function syncControls(s) {
   $("threads").max = set.max_threads;
   if (!keep($("hash"))) $("hash").value = set.hash;
   if (!keep($("multipv"))) $("multipv").value = set.multipv;
+  const level = $("level");
+  if (level.options.length !== s.levels.named.length + 1) {
+    level.replaceChildren(
+      new Option("Full strength", ""),
+      ...s.levels.named.map((l) => new Option(`${l.name} (${l.elo})`, String(l.elo))),
+    );
+  }
+  if (!keep(level)) {
+    const v = set.elo === null ? "" : String(set.elo);
+    // A level set by a script need not be a named one.
+    if (![...level.options].some((o) => o.value === v)) level.add(new Option(`Elo ${set.elo}`, v));
+    level.value = v;
+  }
   $("analyse").textContent = set.analyse ? "Analysing…" : "Analyse";
   $("stop").disabled = !s.searching && !set.analyse;
 }
@@ -217,10 +318,17 @@ function wire() {
   $("move-input").addEventListener("keydown", (e) => { if (e.key === "Enter") $("move-play").click(); });
   $("undo").addEventListener("click", () => act("undo"));
   $("flip").addEventListener("click", () => { app.orientation = app.orientation === "w" ? "b" : "w"; draw(); });
-  $("new-game").addEventListener("click", () => act("new", { variant: $("variant").value }));
-  $("variant").addEventListener("change", () => act("new", { variant: $("variant").value }));
-  $("set-fen").addEventListener("click", () => act("new", { variant: $("variant").value, fen: $("fen-input").value }));
+  $("new-game").addEventListener("click", () => fresh({ variant: $("variant").value }));
+  $("variant").addEventListener("change", () => fresh({ variant: $("variant").value }));
+  $("set-fen").addEventListener("click", () => fresh({ variant: $("variant").value, fen: $("fen-input").value }));
+  $("branch").addEventListener("click", () => fresh(branchBody(app.state, app.viewPly)));
   $("apply").addEventListener("click", () => act("settings", settingsBody()));
+  $("level").addEventListener("change", () => {
+    const v = $("level").value;
+    act("settings", { elo: v === "" ? null : Number(v) });
+  });
+  $("hint").addEventListener("click", askHint);
+  $("review").addEventListener("click", startReview);
   $("engine-side").addEventListener("change", () => {
     // The person's side at the bottom.
     const side = $("engine-side").value;
@@ -244,7 +352,13 @@ function wire() {
       a.hidden = false;
     } catch (e) { say(e.message); }
   });
-  $("pgn-import").addEventListener("click", () => act("pgn", { pgn: $("pgn").value }));
+  $("pgn-import").addEventListener("click", async () => {
+    try {
+      const r = await post("/api/library/import", { pgn: $("pgn").value });
+      await reopen(r.imported[r.imported.length - 1], null);
+      say(r.imported.length > 1 ? `${r.imported.length} games imported into the library; the last is shown` : "");
+    } catch (e) { say(e.message); }
+  });
   document.addEventListener("keydown", (e) => {
     if (["INPUT", "TEXTAREA", "SELECT"].includes(document.activeElement.tagName)) return;
     const n = app.state ? app.state.history.length : 0;
@@ -266,6 +380,16 @@ function draw() {
     const m = best.pv[0];
     arrows.push({ from: m.slice(0, 2), to: m.slice(2, 4), color: "#1f6feb" });
   }
+  if (app.hint && app.hint.ply === app.viewPly && live()) {
+    const m = app.hint.move;
+    arrows.push({ from: m.slice(0, 2), to: m.slice(2, 4), color: "#2e9e44", kind: "hint", width: 18 });
+  }
+  const review = app.review && app.review.done ? app.review : null;
+  const marked = review && app.viewPly > 0 ? review.moves[app.viewPly - 1] : null;
+  if (marked && BAD_MARKS.includes(marked.mark) && marked.best) {
+    const m = marked.best;
+    arrows.push({ from: m.slice(0, 2), to: m.slice(2, 4), color: "#d9822b", kind: "better" });
+  }
   app.overLayer = render($("board"), app.view, {
     orientation: app.orientation,
     selected: app.selected,
@@ -274,12 +398,17 @@ function draw() {
   });
   $("board").setAttribute("data-game", s.id);
   renderStatus($("status"), s);
+  $("branch").hidden = live();
+  $("rules-link").href = `/rules.html?variant=${s.variant}`;
   renderClocks($("clocks"), s, app.stateAt);
-  renderMoves($("moves"), s, app.viewPly, goto);
+  renderMoves($("moves"), s, app.viewPly, goto, review && review.moves);
   renderLines($("lines"), app.lines, s.searching);
   const shown = app.scores[app.viewPly] || (best && best.white);
   renderEvalBar($("evalbar-fill"), $("evalbar-text"), shown, app.orientation);
-  renderGraph($("graph"), app.scores, s.history.length, app.viewPly);
+  renderGraph($("graph"), app.scores, s.history.length, app.viewPly, review);
+  renderWdl($("wdl"), best && best.ply === app.viewPly ? best.wdl : null, app.orientation);
+  renderReview($("review-box"), app.review, app.viewPly);
+  $("hint").disabled = !canMove();
   if (document.activeElement !== $("fen-input")) $("fen-input").value = app.view.fen;
 }
 
@@ -288,11 +417,18 @@ function draw() {
 async function start() {
   wire();
   const q = new URLSearchParams(location.search);
+  if (q.get("game")) {
+    try {
+      return await reopen(q.get("game"), q.get("ply"));
+    } catch (e) {
+      say(`${e.message} — a new game is shown instead`);
+    }
+  }
   const body = {};
   if (q.get("variant")) body.variant = q.get("variant");
   if (q.get("fen")) body.fen = q.get("fen");
   if (q.get("engine")) body.engine = q.get("engine");
-  for (const k of ["movetime", "depth", "nodes", "threads", "hash", "multipv"]) {
+  for (const k of ["movetime", "depth", "nodes", "threads", "hash", "multipv", "elo"]) {
     if (q.get(k)) body[k] = Number(q.get(k));
   }
   if (q.get("analyse") === "1") body.analyse = true;
@@ -305,7 +441,9 @@ async function start() {
     try {
       await openGame({ variant: body.variant });
     } catch (_) {
-      await openGame({});
+      // The library may refuse every new game (a read-only file): its
+      // reason stays on the page.
+      await openGame({}).catch((e2) => say(e2.message));
     }
   }
 }

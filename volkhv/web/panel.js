@@ -46,9 +46,14 @@ export function renderClocks(div, state, since) {
   }
 }
 
+// A review's mark as a symbol and a colour class (CSS `.mark-…`).
+const MARK_SYMBOL = { best: "★", good: "", inaccuracy: "?!", mistake: "?", blunder: "??" };
+const MARK_COLOR = { best: "#2e8b57", good: "#7a9", inaccuracy: "#d4a017", mistake: "#e07020", blunder: "#c62828" };
+export const BAD_MARKS = ["inaccuracy", "mistake", "blunder"];
+
 // The move list: numbered pairs, the shown ply highlighted; a click on a
-// move calls `goto(ply after it)`.
-export function renderMoves(ol, state, viewPly, goto) {
+// move calls `goto(ply after it)`. `marks`: a finished review's moves.
+export function renderMoves(ol, state, viewPly, goto, marks) {
   ol.textContent = "";
   const startFields = state.start.split(" ");
   let number = Number(startFields[5]) || 1;
@@ -66,6 +71,18 @@ export function renderMoves(ol, state, viewPly, goto) {
     span.dataset.ply = String(i + 1);
     span.title = ply.move;
     if (i + 1 === viewPly) span.className = "current";
+    const m = marks && marks[i];
+    if (m) {
+      span.dataset.mark = m.mark;
+      span.classList.add(`mark-${m.mark}`);
+      span.title = `${ply.move}: ${m.mark}${BAD_MARKS.includes(m.mark) ? ` — better was ${m.best_text}` : ""}`;
+      if (MARK_SYMBOL[m.mark]) {
+        const sym = document.createElement("sup");
+        sym.className = "mark";
+        sym.textContent = MARK_SYMBOL[m.mark];
+        span.appendChild(sym);
+      }
+    }
     span.addEventListener("click", () => goto(i + 1));
     li.appendChild(span);
     li.appendChild(document.createTextNode(" "));
@@ -109,8 +126,46 @@ export function renderEvalBar(fill, text, score, orientation) {
   text.textContent = score ? scoreText(score) : "";
 }
 
-// The eval graph over the game: one point per ply with a known score.
-export function renderGraph(svg, scores, plies, viewPly) {
+// Win/draw/loss of the best line, White's view, in per cent.
+// White's share sits on White's side of the board, as in the eval bar.
+export function renderWdl(div, wdl, orientation) {
+  div.hidden = !wdl;
+  if (!wdl) return;
+  div.style.flexDirection = orientation === "w" ? "column-reverse" : "column";
+  const pct = (x) => `${Math.round(x / 10)}%`;
+  for (const [k, label] of [["win", "White"], ["draw", "draw"], ["loss", "Black"]]) {
+    const span = div.querySelector(`#wdl-${k}`);
+    span.textContent = pct(wdl[k]);
+    span.dataset.permille = String(wdl[k]);
+    span.title = `${label} ${pct(wdl[k])}`;
+    span.style.flexGrow = String(Math.max(wdl[k], 120));
+  }
+}
+
+// The review's progress, accuracy and the note on the move shown.
+export function renderReview(box, review, viewPly) {
+  const running = review && !review.done && !review.error;
+  box.querySelector("#review").textContent = running ? "Reviewing…" : "Review";
+  const bar = box.querySelector("#review-progress");
+  bar.hidden = !running;
+  bar.value = review ? review.progress : 0;
+  const acc = box.querySelector("#accuracy");
+  const done = review && review.done;
+  acc.hidden = !done;
+  const fmt = (x) => (x === null || x === undefined ? "–" : x.toFixed(1));
+  if (done) {
+    box.querySelector("#accuracy-white").textContent = fmt(review.accuracy.white);
+    box.querySelector("#accuracy-black").textContent = fmt(review.accuracy.black);
+  }
+  const note = box.querySelector("#review-note");
+  const m = done && viewPly > 0 ? review.moves[viewPly - 1] : null;
+  note.textContent = m ? `${m.text}: ${m.mark}${BAD_MARKS.includes(m.mark) ? ` — better was ${m.best_text}` : ""}` : "";
+  note.dataset.mark = m ? m.mark : "";
+}
+
+// The eval graph over the game: one point per ply with a known score; a
+// finished review adds White's winning chances and its marks.
+export function renderGraph(svg, scores, plies, viewPly, review) {
   svg.textContent = "";
   const w = 300;
   const h = 80;
@@ -125,6 +180,19 @@ export function renderGraph(svg, scores, plies, viewPly) {
   for (const p of pts) {
     const [px, py] = p.split(",");
     el("circle", { cx: px, cy: py, r: 2, fill: "#1b3a5c" }, svg);
+  }
+  if (review && review.done && review.moves.length) {
+    const yw = (p) => h / 2 - ((2 * p - 1) * h) / 2;
+    const chances = [review.moves[0].white_win_before, ...review.moves.map((m) => m.white_win_after)];
+    const line = chances.map((p, i) => `${x(i).toFixed(1)},${yw(p).toFixed(1)}`).join(" ");
+    el("polyline", { points: line, fill: "none", stroke: "#8a6d3b", "stroke-width": 1.5, "stroke-dasharray": "4 2", class: "review-line" }, svg);
+    for (const m of review.moves) {
+      if (!BAD_MARKS.includes(m.mark)) continue;
+      el("circle", {
+        cx: x(m.ply).toFixed(1), cy: yw(m.white_win_after).toFixed(1), r: 4,
+        fill: MARK_COLOR[m.mark], class: "review-mark", "data-review-ply": m.ply, "data-mark": m.mark,
+      }, svg);
+    }
   }
   el("line", { x1: x(viewPly), y1: 0, x2: x(viewPly), y2: h, stroke: "#c33", "stroke-width": 1 }, svg);
 }

@@ -22,6 +22,7 @@ mod picker;
 mod thread;
 
 use crate::game::Game;
+use crate::levels::{self, Weakening};
 use crate::limits::{EventSink, Options};
 use crate::limits::{Info, Limits, Score, SearchEvent};
 use crate::time::{self, Budget};
@@ -144,8 +145,15 @@ pub(crate) struct Control {
     pub node_limit: Option<u64>,
     pub mate: Option<u32>,
     pub infinite: bool,
+    /// Lines searched: MultiPV, or more for a level's choice.
     pub multipv: usize,
+    /// Lines reported (MultiPV as the GUI asked).
+    pub report_multipv: usize,
     pub threads: usize,
+    /// Report win/draw/loss with each line.
+    pub show_wdl: bool,
+    /// The root's ply, for the win/draw/loss model.
+    pub ply: u32,
 }
 
 impl Control {
@@ -231,6 +239,9 @@ pub fn run<P: Position + Evaluate>(
             hashfull: shared.tt.hashfull(),
             time_ms: 0,
             pv: Vec::new(),
+            wdl: options
+                .show_wdl
+                .then(|| crate::wdl::of::<P>(score, crate::wdl::ply_of(pos))),
         }));
         wait_while_held(limits, shared);
         if !shared.abort.load(Ordering::Relaxed) {
@@ -242,15 +253,30 @@ pub fn run<P: Position + Evaluate>(
         return;
     }
 
+    let weak = options.elo.and_then(levels::weakening).map(|w| Weakening {
+        nodes: options.level_nodes.unwrap_or(w.nodes),
+        ..w
+    });
+    let report_multipv = options.multipv.clamp(1, roots.len());
     let ctl = Control {
         start,
         budget: time::budget(limits, pos.turn(), options.move_overhead_ms),
         max_depth: max_depth(limits),
-        node_limit: limits.nodes,
+        node_limit: level_node_limit(limits.nodes, weak),
         mate: limits.mate,
         infinite: limits.infinite,
-        multipv: options.multipv.clamp(1, roots.len()),
-        threads: options.threads.max(1),
+        multipv: weak.map_or(report_multipv, |w| {
+            report_multipv.max(w.candidates).min(roots.len())
+        }),
+        report_multipv,
+        // One thread keeps a level's node budget exact, so a seed replays.
+        threads: if weak.is_some() {
+            1
+        } else {
+            options.threads.max(1)
+        },
+        show_wdl: options.show_wdl,
+        ply: crate::wdl::ply_of(pos),
     };
 
     let results: Vec<ThreadResult> = std::thread::scope(|scope| {
@@ -289,6 +315,10 @@ pub fn run<P: Position + Evaluate>(
         return;
     }
     let best = pick_result(&results, ctl.multipv);
+    if let Some(w) = weak.filter(|w| w.noise_cp > 0.0) {
+        report_level_choice(pos, &results[0], w, options.seed, &ctl, shared, sink);
+        return;
+    }
     if best > 0 {
         // A helper saw further: show its line so the GUI's PV matches.
         let r = &results[best];
@@ -304,6 +334,9 @@ pub fn run<P: Position + Evaluate>(
             hashfull: shared.tt.hashfull(),
             time_ms,
             pv: r.pv.iter().map(ToString::to_string).collect(),
+            wdl: ctl
+                .show_wdl
+                .then(|| crate::wdl::of_internal::<P>(r.score, ctl.ply)),
         }));
     }
     let r = &results[best];
@@ -317,6 +350,63 @@ pub fn run<P: Position + Evaluate>(
     let ponder = ponder_move(pos, best_move, r.pv.get(1).copied(), shared);
     sink(SearchEvent::BestMove {
         best: Some(best_move.to_string()),
+        ponder: ponder.map(|m| m.to_string()),
+    });
+}
+
+/// The node limit of a search: the `go` limit, and a level's budget.
+fn level_node_limit(nodes: Option<u64>, weak: Option<Weakening>) -> Option<u64> {
+    match (nodes, weak) {
+        (Some(n), Some(w)) => Some(n.min(w.nodes)),
+        (None, Some(w)) => Some(w.nodes),
+        (n, None) => n,
+    }
+}
+
+/// A level's move: the main thread's last completed lines, one chosen by
+/// the seeded noise (see [`levels`]). When it is not the best line, that
+/// line is reported too, so the GUI's last PV starts with the move played.
+fn report_level_choice<P: Position + Evaluate>(
+    pos: &P,
+    main: &ThreadResult,
+    w: Weakening,
+    seed: u64,
+    ctl: &Control,
+    shared: &Shared,
+    sink: &EventSink,
+) {
+    let scored: Vec<(Move, Option<i32>)> = main.lines.iter().map(|l| (l.0, Some(l.1))).collect();
+    let fallback = main.pv.first().copied();
+    let chosen = levels::choose(&scored, w.noise_cp, seed, pos.key()).or(fallback);
+    let line = main.lines.iter().position(|l| Some(l.0) == chosen);
+    if let Some(i) = line.filter(|&i| i > 0) {
+        let (_, score, pv) = &main.lines[i];
+        let nodes = shared.nodes.load(Ordering::Relaxed);
+        let time_ms = ctl.elapsed_ms();
+        sink(SearchEvent::Info(Info {
+            depth: u32::try_from(main.depth).unwrap_or(0),
+            seldepth: main.seldepth.max(1),
+            multipv: 1,
+            score: to_score(*score),
+            nodes,
+            nps: nodes * 1000 / time_ms.max(1),
+            hashfull: shared.tt.hashfull(),
+            time_ms,
+            pv: pv.iter().map(ToString::to_string).collect(),
+            wdl: ctl
+                .show_wdl
+                .then(|| crate::wdl::of_internal::<P>(*score, ctl.ply)),
+        }));
+    }
+    let best = chosen.unwrap_or_else(|| {
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        list[0]
+    });
+    let from_pv = line.and_then(|i| main.lines[i].2.get(1).copied());
+    let ponder = ponder_move(pos, best, from_pv, shared);
+    sink(SearchEvent::BestMove {
+        best: Some(best.to_string()),
         ponder: ponder.map(|m| m.to_string()),
     });
 }
@@ -429,6 +519,7 @@ mod tests {
             seldepth: 0,
             score,
             pv: vec![Move::quiet(movegen::Square::E1, movegen::Square::E8)],
+            lines: Vec::new(),
         }
     }
 

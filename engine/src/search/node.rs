@@ -633,7 +633,10 @@ mod tests {
             mate: None,
             infinite: false,
             multipv: 1,
+            report_multipv: 1,
             threads: 1,
+            show_wdl: false,
+            ply: 0,
         };
         let mut w = Worker::new(0, &game, &shared, &ctl, list.to_vec(), None);
         w.root_depth = 8;

@@ -35,6 +35,9 @@ pub struct ThreadResult {
     pub seldepth: u32,
     pub score: i32,
     pub pv: Vec<Move>,
+    /// The main thread's MultiPV lines of its last completed iteration:
+    /// move, score, PV (a level chooses among them).
+    pub lines: Vec<(Move, i32, Vec<Move>)>,
 }
 
 /// A principal variation line in the triangular PV table.
@@ -72,6 +75,7 @@ pub struct Worker<'a, P: Position + Evaluate> {
     unflushed: u64,
     pub seldepth: usize,
     pub stopped: bool,
+    lines: Vec<(Move, i32, Vec<Move>)>,
 }
 
 impl<'a, P: Position + Evaluate> Worker<'a, P> {
@@ -120,6 +124,7 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
             unflushed: 0,
             seldepth: 0,
             stopped: false,
+            lines: Vec::new(),
         }
     }
 
@@ -219,6 +224,10 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
             }
             last_best = Some(best);
             if self.is_main() {
+                self.lines = self.root_moves[..self.ctl.multipv]
+                    .iter()
+                    .map(|rm| (rm.mv, rm.score, rm.pv.clone()))
+                    .collect();
                 self.report(depth);
                 if self.should_stop_after_iteration(best_changes, last_score) {
                     break;
@@ -251,6 +260,7 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
                 rm.score
             },
             pv: rm.pv.clone(),
+            lines: std::mem::take(&mut self.lines),
         }
     }
 
@@ -385,7 +395,12 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
         let nodes = self.shared.nodes.load(Ordering::Relaxed) + self.unflushed;
         let time_ms = self.ctl.elapsed_ms();
         let hashfull = self.shared.tt.hashfull();
-        for (i, rm) in self.root_moves.iter().take(self.ctl.multipv).enumerate() {
+        for (i, rm) in self
+            .root_moves
+            .iter()
+            .take(self.ctl.report_multipv)
+            .enumerate()
+        {
             sink(SearchEvent::Info(Info {
                 depth: u32::try_from(depth).unwrap_or(0),
                 seldepth: rm.seldepth.max(1),
@@ -396,6 +411,10 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
                 hashfull,
                 time_ms,
                 pv: rm.pv.iter().map(ToString::to_string).collect(),
+                wdl: self
+                    .ctl
+                    .show_wdl
+                    .then(|| crate::wdl::of_internal::<P>(rm.score, self.ctl.ply)),
             }));
         }
     }

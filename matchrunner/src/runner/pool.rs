@@ -21,6 +21,8 @@ pub(super) enum Msg {
         a_color: Color,
         record: GameRecord,
     },
+    /// Game `index` (0-based) is about to start.
+    Started(usize),
     /// An engine could not be started: the match cannot go on.
     Fatal(String),
 }
@@ -75,7 +77,7 @@ impl Jobs {
 
 /// Colours alternate by game: in a pair the first engine has white, then
 /// black, on one opening.
-fn a_color(index: usize) -> Color {
+pub(super) fn a_color(index: usize) -> Color {
     if index.is_multiple_of(2) {
         Color::White
     } else {
@@ -156,6 +158,7 @@ fn serve<P: Position>(
             if jobs.stopped() {
                 break;
             }
+            let _ = tx.send(Msg::Started(index));
             if tx.send(pair.play::<P>(cfg, &opening, index)).is_err() {
                 // The main thread has gone: nobody is left to report to.
                 return Ok(());

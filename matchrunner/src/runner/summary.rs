@@ -121,6 +121,7 @@ mod tests {
             draws: 1,
             losses: 1,
             penta: [0, 1, 0, 1, 0],
+            wl_pairs: 0,
         };
         let text = summary_text(&cfg, &t, Some(Verdict::H0));
         let lines: Vec<&str> = text.lines().collect();

@@ -15,6 +15,9 @@ pub struct Tally {
     pub losses: u32,
     /// Game pairs `[LL, LD, DD+WL, WD, WW]` (with `--repeat`).
     pub penta: Pentanomial,
+    /// The pairs of `penta[2]` that were a win and a loss (fastchess's
+    /// `WL/DD Ratio`).
+    pub wl_pairs: u32,
 }
 
 impl Tally {
@@ -81,6 +84,9 @@ impl Scorer {
         }
         if let Some(first) = self.waiting.remove(&(index / 2)) {
             self.tally.penta[(first + half_points) as usize] += 1;
+            if first.abs_diff(half_points) == 2 {
+                self.tally.wl_pairs += 1;
+            }
         } else {
             self.waiting.insert(index / 2, half_points);
         }
@@ -112,6 +118,12 @@ mod tests {
         let t = s.into_tally();
         assert_eq!((t.wins, t.draws, t.losses), (2, 1, 1));
         assert_eq!(t.penta, [0, 1, 0, 0, 1]);
+        assert_eq!(t.wl_pairs, 0);
+        let mut s = Scorer::new(true);
+        for (i, p) in [2, 0, 1, 1].into_iter().enumerate() {
+            s.add(i, p);
+        }
+        assert_eq!((s.tally().penta, s.tally().wl_pairs), ([0, 0, 2, 0, 0], 1));
     }
 
     #[test]

@@ -10,22 +10,26 @@
 //! POST /api/games/ID/move         {move}              → state | 400/409 {error}
 //! POST /api/games/ID/undo | stop  → state
 //! POST /api/games/ID/new          {variant, fen?, moves?} → state
-//! POST /api/games/ID/settings     {engine?, movetime?|depth?|nodes?|clock?+inc?, threads?, hash?, multipv?, analyse?}
+//! POST /api/games/ID/settings     {engine?, movetime?|depth?|nodes?|clock?+inc?, threads?, hash?, multipv?, analyse?, elo?}
 //! GET  /api/games/ID/pgn          → PGN text;  POST /api/games/ID/pgn {pgn} → state
+//! POST /api/games/ID/hint         → {move, text, ply, hints}  (the person to move only)
+//! POST /api/games/ID/review       {movetime?} → the review;  GET /api/games/ID/review → the review
 //! GET  /api/games/ID/events       → Server-Sent Events: state, info, message
 //! ```
 
 use super::http::{self, ApiError, Reply, Target};
 use super::pgn;
+use super::review::{self, Review};
 use super::session::{
-    color_word, lock, white_view, EngineLimit, Kind, Refusal, Registry, Run, Settings, Sides, Slot,
-    View,
+    color_word, lock, saved, white_view, EngineLimit, Kind, Refusal, Registry, Run, Settings,
+    Sides, Slot, View,
 };
+use engine::levels::{ELO_MAX, ELO_MIN, NAMED};
 use engine::{with_game, Game, Info, Options, Score};
 use eval::Evaluate;
 use movegen::{Color, Describe, Position, Square, Token, Variant};
 use notation::words::{checked_king, legal_words, outcome_words, plies, pv_notation};
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer};
 use serde_json::{json, Value};
 use tiny_http::{Method, Request};
 
@@ -50,6 +54,14 @@ struct Body {
     hash: Option<usize>,
     multipv: Option<usize>,
     analyse: Option<bool>,
+    /// Absent: unchanged; `null`: full strength; a number: that level.
+    #[serde(default, deserialize_with = "present")]
+    elo: Option<Option<u32>>,
+}
+
+/// A field that is there, `null` or not, as `Some`.
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<u32>>, D::Error> {
+    Option::<u32>::deserialize(d).map(Some)
 }
 
 impl Body {
@@ -68,6 +80,7 @@ impl Body {
             || self.hash.is_some()
             || self.multipv.is_some()
             || self.analyse.is_some()
+            || self.elo.is_some()
     }
 
     fn is_empty(&self) -> bool {
@@ -150,6 +163,9 @@ fn settings_from(old: &Settings, b: &Body) -> Result<Settings, ApiError> {
     if let Some(a) = b.analyse {
         s.analyse = a;
     }
+    if let Some(elo) = b.elo {
+        s.elo = in_range("elo", elo, ELO_MIN, ELO_MAX)?;
+    }
     Ok(s)
 }
 
@@ -186,6 +202,28 @@ pub fn handle(reg: &Registry, req: &mut Request, t: &Target) -> Result<Reply, Ap
             };
             Ok(Reply::json(&position_at(s.engine.game(), ply)?))
         }
+        (Method::Post, ["api", "games", id, "hint"]) => {
+            let body = read(req)?;
+            body.only("hint", body.is_empty())?;
+            hint(reg, id)
+        }
+        (Method::Post, ["api", "games", id, "review"]) => {
+            let mut body = read(req)?;
+            let movetime = body.movetime.take();
+            body.only("review", body.is_empty())?;
+            start_review(reg, id, movetime)
+        }
+        (Method::Get, ["api", "games", id, "review"]) => {
+            let slot = reg.get(id)?;
+            let s = lock(&slot);
+            let r = s.review.as_ref().ok_or_else(|| ApiError {
+                status: 409,
+                message: format!(
+                    "no review of game {id} was started (POST /api/games/{id}/review starts one)"
+                ),
+            })?;
+            Ok(Reply::json(&review_json(&r.snapshot(), r.movetime_ms)))
+        }
         (Method::Get, ["api", "games", id, "pgn"]) => {
             let slot = reg.get(id)?;
             let text = pgn::export(&lock(&slot));
@@ -210,6 +248,111 @@ pub fn handle(reg: &Registry, req: &mut Request, t: &Target) -> Result<Reply, Ap
             t.path.join("/")
         ))),
     }
+}
+
+/// How long a hint's search runs (ms).
+const HINT_MS: u64 = 1000;
+
+/// The best move for the person to move, from a full-strength search of
+/// its own run without holding the game: the page stays live meanwhile.
+fn hint(reg: &Registry, id: &str) -> Result<Reply, ApiError> {
+    let slot = reg.get(id)?;
+    let (variant, kept) = {
+        let s = lock(&slot);
+        if !s.human_to_move() {
+            let why = if s.engine.status().is_some() {
+                "the game is over"
+            } else {
+                "it is the engine's turn"
+            };
+            return Err(ApiError {
+                status: 409,
+                message: format!("no hint: {why}"),
+            });
+        }
+        (s.engine.variant(), saved(s.engine.game(), &s.settings, &[]))
+    };
+    let ply = kept.moves.len();
+    let mv = review::best_move(variant, &kept.start, &kept.moves, HINT_MS)
+        .map_err(|e| ApiError::bad(format!("no hint: {e}")))?;
+    let mut s = lock(&slot);
+    if s.engine.game().ply_count() != ply
+        || saved(s.engine.game(), &s.settings, &[]).moves != kept.moves
+    {
+        return Err(ApiError {
+            status: 409,
+            message: "the game changed while the hint was searched; ask again".into(),
+        });
+    }
+    s.add_hint(ply, &mv)?;
+    let text =
+        with_game!(s.engine.game(), g => pv_notation(g.position(), std::slice::from_ref(&mv)))
+            .pop()
+            .unwrap_or_else(|| mv.clone());
+    let [white, black] = s.hint_counts();
+    Ok(Reply::json(&json!({
+        "move": mv,
+        "text": text,
+        "ply": ply,
+        "hints": { "white": white, "black": black },
+    })))
+}
+
+/// Starts (or restarts) the review of game `id`'s moves as they are now.
+fn start_review(reg: &Registry, id: &str, movetime: Option<u64>) -> Result<Reply, ApiError> {
+    let ms = in_range(
+        "movetime",
+        movetime,
+        review::MIN_MOVETIME_MS,
+        review::MAX_MOVETIME_MS,
+    )?
+    .unwrap_or(review::DEFAULT_MOVETIME_MS);
+    let slot = reg.get(id)?;
+    let mut s = lock(&slot);
+    let kept = saved(s.engine.game(), &s.settings, &[]);
+    // The old review's thread is told to stop before the new one starts.
+    s.review = None;
+    let handle = review::Handle::start(review::Job {
+        variant: kept.variant,
+        start: kept.start,
+        moves: kept.moves,
+        movetime_ms: ms,
+    })
+    .map_err(|e| ApiError {
+        status: 500,
+        message: e,
+    })?;
+    let body = review_json(&handle.snapshot(), ms);
+    s.review = Some(handle);
+    Ok(Reply::json_status(202, &body))
+}
+
+/// A review as the API gives it.
+fn review_json(r: &Review, movetime_ms: u64) -> Value {
+    let moves: Vec<Value> = r
+        .moves
+        .iter()
+        .map(|m| {
+            json!({
+                "ply": m.ply,
+                "move": m.mv,
+                "text": m.text,
+                "mark": m.mark.word(),
+                "best": m.best,
+                "best_text": m.best_text,
+                "white_win_before": m.white_win_before,
+                "white_win_after": m.white_win_after,
+            })
+        })
+        .collect();
+    json!({
+        "progress": r.progress,
+        "done": r.progress >= 1.0,
+        "movetime": movetime_ms,
+        "moves": moves,
+        "accuracy": { "white": r.accuracy[0], "black": r.accuracy[1] },
+        "error": r.error,
+    })
 }
 
 fn read(req: &mut Request) -> Result<Body, ApiError> {
@@ -311,7 +454,9 @@ fn board_json<P: Position + Describe>(pos: &P) -> Value {
     )
 }
 
-fn game_json<P: Position + Describe + Evaluate>(g: &Game<P>) -> Value {
+/// A position of a game as the board draws it: FEN, squares, legal moves in
+/// words, history, status.
+pub fn game_json<P: Position + Describe + Evaluate>(g: &Game<P>) -> Value {
     let pos = g.position();
     let legal: Vec<Value> = legal_words(pos)
         .into_iter()
@@ -382,6 +527,7 @@ fn settings_json(s: &Settings) -> Value {
         "multipv": s.options.multipv,
         "analyse": s.analyse,
         "max_threads": max_threads(),
+        "elo": s.elo,
     })
 }
 
@@ -423,7 +569,15 @@ pub fn state(s: &Slot) -> Value {
             .map(|sc| sc.map_or(Value::Null, score_json))
             .collect(),
     );
-    v["human_to_move"] = json!(game.status().is_none() && !s.engine_to_move());
+    v["human_to_move"] = json!(s.human_to_move());
+    // The level chooser: the named levels and the range.
+    v["levels"] = json!({
+        "named": NAMED.iter().map(|(name, elo)| json!({ "name": name, "elo": elo })).collect::<Vec<_>>(),
+        "min": ELO_MIN,
+        "max": ELO_MAX,
+    });
+    let [hw, hb] = s.hint_counts();
+    v["hints"] = json!({ "white": hw, "black": hb });
     v["note"] = json!(s.note);
     v
 }
@@ -452,6 +606,7 @@ impl From<Refusal> for ApiError {
             Refusal::NotFound(m) => (404, m),
             Refusal::Conflict(m) => (409, m),
             Refusal::TooMany(m) => (429, m),
+            Refusal::Storage(m) => (507, m),
         };
         ApiError { status, message }
     }
@@ -461,7 +616,13 @@ impl From<Refusal> for ApiError {
 /// (for the eval bar and graph) and the PV in the move list's notation.
 pub fn info(run: &Run, i: &Info) -> Value {
     let white = white_view(run, i.score);
-    let pv_text = with_game!(&run.root, g => pv_notation(g.position(), &i.pv));
+    let (pv_text, ply) = with_game!(&run.root, g => (pv_notation(g.position(), &i.pv), engine::wdl::ply_of(g.position())));
+    // The model's view is the side to move's; the page's is white's.
+    let w = engine::wdl(run.root.variant(), i.score, ply);
+    let (win, loss) = match run.root.turn() {
+        Color::White => (w.win, w.loss),
+        Color::Black => (w.loss, w.win),
+    };
     json!({
         "gen": run.gen,
         "ply": run.ply,
@@ -477,5 +638,6 @@ pub fn info(run: &Run, i: &Info) -> Value {
         "hashfull": i.hashfull,
         "pv": i.pv,
         "pv_text": pv_text,
+        "wdl": { "win": win, "draw": w.draw, "loss": loss },
     })
 }

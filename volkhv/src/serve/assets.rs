@@ -1,9 +1,9 @@
 //! The page's files, embedded in the binary (no build step, works offline).
-//! Everything under `engine/web/` is MIT, drawn for this project.
+//! Everything under `volkhv/web/` is MIT, drawn for this project.
 
 const JS: &str = "text/javascript; charset=utf-8";
 
-/// One embedded file of `engine/web/`: `(name, content type, bytes)`.
+/// One embedded file of `volkhv/web/`: `(name, content type, bytes)`.
 macro_rules! web_file {
     ($name:literal, $ctype:expr) => {
         ($name, $ctype, include_bytes!(concat!("../../web/", $name)))
@@ -21,6 +21,12 @@ const FILES: &[(&str, &str, &[u8])] = &[
     web_file!("pieces.js", JS),
     web_file!("panel.js", JS),
     web_file!("favicon.svg", "image/svg+xml"),
+    web_file!("library.html", "text/html; charset=utf-8"),
+    web_file!("library.js", JS),
+    web_file!("library-link.js", JS),
+    web_file!("rules.html", "text/html; charset=utf-8"),
+    web_file!("rules.js", JS),
+    web_file!("lessons.json", "application/json; charset=utf-8"),
 ];
 
 /// The file for a request path (`[]` is the page itself).

@@ -1,9 +1,12 @@
-//! `volkhv serve [--port N] [--host ADDR] [--open]`: the web board.
+//! `volkhv serve [--port N] [--host ADDR] [--db PATH] [--open]`: the web board.
 //!
 //! A small synchronous HTTP server (`tiny_http`) with a few worker threads;
 //! each page gets its own game and engine ([`session`]), talks JSON to
 //! [`api`] and listens to a Server-Sent Events stream. The page's files are
-//! embedded in the binary ([`assets`]), so it works offline.
+//! embedded in the binary ([`assets`]), so it works offline. Every game is
+//! kept in a SQLite file ([`store`]) as it is played; [`library`] lists,
+//! exports, imports and deletes them. Beyond loopback, [`guard`] asks for
+//! a token.
 //!
 //! ```text
 //! $ volkhv serve --port 0
@@ -12,24 +15,33 @@
 
 mod api;
 mod assets;
+mod guard;
 mod http;
+mod library;
 mod pgn;
+mod review;
 mod session;
+mod store;
 
+use guard::{Guard, Verdict};
 use http::{ApiError, Reply};
 use session::Registry;
 use std::io::Write;
 use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
 use std::process::ExitCode;
 use std::sync::Arc;
+use store::Store;
 use tiny_http::{Method, Request, Server};
 
 /// Threads answering requests (streams get threads of their own).
 const WORKERS: usize = 4;
 
-const USAGE: &str = "usage: volkhv serve [--port N] [--host ADDR] [--open]
+const USAGE: &str = "usage: volkhv serve [--port N] [--host ADDR] [--db PATH] [--open]
   --port N     port to listen on (default 8080; 0 picks a free one)
-  --host ADDR  address to listen on (default 127.0.0.1, this machine only)
+  --host ADDR  address to listen on (default 127.0.0.1, this machine only;
+               any other address asks for the token printed on the first line)
+  --db PATH    the game library (default $XDG_DATA_HOME/volkhv/games.db or
+               ~/.local/share/volkhv/games.db; :memory: keeps nothing)
   --open       open the board in the default browser";
 
 /// Command-line options.
@@ -38,6 +50,7 @@ struct Args {
     host: String,
     port: u16,
     open: bool,
+    db: Option<String>,
 }
 
 fn parse_args(args: &[String]) -> Result<Args, String> {
@@ -45,6 +58,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         host: "127.0.0.1".into(),
         port: 8080,
         open: false,
+        db: None,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -56,6 +70,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
                     .map_err(|_| format!("--port: \"{v}\" is not a port number (0-65535)"))?;
             }
             "--host" => a.host = it.next().ok_or("--host needs an address")?.clone(),
+            "--db" => a.db = Some(it.next().ok_or("--db needs a file")?.clone()),
             "--open" => a.open = true,
             other => return Err(format!("unknown argument \"{other}\"")),
         }
@@ -63,8 +78,28 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
     Ok(a)
 }
 
-/// `volkhv serve ARGS…`: runs until killed. Exit code 2 for bad arguments,
-/// 1 if the address cannot be bound.
+/// What every request worker shares.
+struct Board {
+    registry: Arc<Registry>,
+    store: Arc<Store>,
+    guard: Guard,
+    hosts: Option<Vec<String>>,
+}
+
+/// The library named by `--db`, or the default one.
+fn open_store(db: Option<&str>) -> Result<Arc<Store>, String> {
+    let path = match db {
+        Some(p) => p.to_string(),
+        None => store::default_path()
+            .ok_or("no data folder (HOME and XDG_DATA_HOME are unset): give --db PATH")?
+            .to_string_lossy()
+            .into_owned(),
+    };
+    Ok(Arc::new(Store::open(&path)?))
+}
+
+/// `volkhv serve ARGS…`: runs until killed. Exit code 2 for bad arguments
+/// or a game library that cannot be used, 1 if the address cannot be bound.
 pub fn run_cli(args: &[String]) -> ExitCode {
     if args.iter().any(|a| a == "--help" || a == "-h") {
         println!("{USAGE}");
@@ -88,6 +123,13 @@ pub fn run_cli(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let store = match open_store(args.db.as_deref()) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("volkhv serve: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let server = match Server::http(addr) {
         Ok(s) => Arc::new(s),
         Err(e) => {
@@ -96,16 +138,30 @@ pub fn run_cli(args: &[String]) -> ExitCode {
         }
     };
     let bound = server.server_addr().to_ip().unwrap_or(addr);
-    let url = format!("http://{}/", display_addr(bound));
+    let guard = if bound.ip().is_loopback() {
+        Guard::open(bound.port())
+    } else {
+        match Guard::with_token(bound.port()) {
+            Ok(g) => g,
+            Err(e) => {
+                eprintln!("volkhv serve: cannot make a secret token: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    };
+    let url = match guard.token() {
+        Some(t) => format!("http://{}/?token={t}", display_addr(bound)),
+        None => format!("http://{}/", display_addr(bound)),
+    };
     println!("listening on {url}");
     let _ = std::io::stdout().flush();
     if !bound.ip().is_loopback() {
         eprintln!(
-            "volkhv serve: warning: listening on {} — anyone who can reach this address can use the board and the engine",
+            "volkhv serve: listening on {}: the board answers only requests with the token of the first line",
             bound.ip()
         );
     }
-    let registry = match Registry::start(Arc::new(api::JsonView)) {
+    let registry = match Registry::start(Arc::new(api::JsonView), Arc::clone(&store) as _) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("volkhv serve: cannot start: {e}");
@@ -115,17 +171,18 @@ pub fn run_cli(args: &[String]) -> ExitCode {
     if args.open {
         open_browser(&url);
     }
-    let hosts = Arc::new(allowed_hosts(bound));
+    let board = Arc::new(Board {
+        registry,
+        store,
+        guard,
+        hosts: allowed_hosts(bound),
+    });
     let workers: Vec<_> = (0..WORKERS)
         .filter_map(|i| {
-            let (server, registry, hosts) = (
-                Arc::clone(&server),
-                Arc::clone(&registry),
-                Arc::clone(&hosts),
-            );
+            let (server, board) = (Arc::clone(&server), Arc::clone(&board));
             std::thread::Builder::new()
                 .name(format!("http-{i}"))
-                .spawn(move || worker(&server, &registry, hosts.as_deref()))
+                .spawn(move || worker(&server, &board))
                 .ok()
         })
         .collect();
@@ -155,7 +212,10 @@ fn open_browser(url: &str) {
         "xdg-open"
     };
     if let Err(e) = std::process::Command::new(opener).arg(url).spawn() {
-        eprintln!("volkhv serve: cannot run {opener} ({e}); open {url} yourself");
+        // Not the address itself: it may hold the token, which goes to stdout only.
+        eprintln!(
+            "volkhv serve: cannot run {opener} ({e}); open the address of the first line yourself"
+        );
     }
 }
 
@@ -188,12 +248,12 @@ fn host_allowed(request: &Request, allowed: Option<&[String]>) -> bool {
         })
 }
 
-fn worker(server: &Server, registry: &Arc<Registry>, hosts: Option<&[String]>) {
+fn worker(server: &Server, board: &Arc<Board>) {
     loop {
         let Ok(request) = server.recv() else { return };
         // A bug must cost one reply, not the server: the request is lost
         // with the panic, the worker goes on.
-        if !host_allowed(&request, hosts) {
+        if !host_allowed(&request, board.hosts.as_deref()) {
             Reply::error(&ApiError {
                 status: 403,
                 message: "this board answers only to 127.0.0.1, localhost and [::1]".into(),
@@ -201,8 +261,8 @@ fn worker(server: &Server, registry: &Arc<Registry>, hosts: Option<&[String]>) {
             .send(request);
             continue;
         }
-        let reg = Arc::clone(registry);
-        if std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || route(&reg, request)))
+        let board = Arc::clone(board);
+        if std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || route(&board, request)))
             .is_err()
         {
             eprintln!("volkhv serve: internal error while answering a request");
@@ -210,16 +270,28 @@ fn worker(server: &Server, registry: &Arc<Registry>, hosts: Option<&[String]>) {
     }
 }
 
-fn route(registry: &Arc<Registry>, mut request: Request) {
+fn route(board: &Board, mut request: Request) {
     let target = match http::target(request.url()) {
         Ok(t) => t,
         Err(e) => return Reply::error(&e).send(request),
     };
+    match board.guard.check(&request, &target) {
+        Verdict::Pass => {}
+        Verdict::Refuse(e) => return Reply::error(&e).send(request),
+        Verdict::Remember { location } => return board.guard.remember(request, &location),
+    }
+    let registry = &board.registry;
     let path: Vec<&str> = target.path.iter().map(String::as_str).collect();
     match (request.method(), path.as_slice()) {
         (Method::Get, ["api", "games", id, "events"]) => {
             let id = (*id).to_string();
             stream(registry, request, &id);
+        }
+        (_, ["api", "library", ..] | ["api", "legal"]) => {
+            match library::handle(&board.store, registry, &mut request, &target) {
+                Ok(reply) => reply.send(request),
+                Err(e) => Reply::error(&e).send(request),
+            }
         }
         (_, ["api", ..]) => match api::handle(registry, &mut request, &target) {
             Ok(reply) => reply.send(request),
@@ -284,11 +356,14 @@ mod tests {
             Args {
                 host: "127.0.0.1".into(),
                 port: 8080,
-                open: false
+                open: false,
+                db: None
             }
         );
-        let a = args(&["--port", "0", "--host", "::1", "--open"]).unwrap();
+        let a = args(&["--port", "0", "--host", "::1", "--open", "--db", ":memory:"]).unwrap();
         assert_eq!((a.port, a.host.as_str(), a.open), (0, "::1", true));
+        assert_eq!(a.db.as_deref(), Some(":memory:"));
+        assert!(args(&["--db"]).is_err());
         assert!(args(&["--port", "65536"]).unwrap_err().contains("65536"));
         assert!(args(&["--port"]).is_err());
         assert!(args(&["--host"]).is_err());

@@ -1,16 +1,20 @@
 //! The board's games as PGN and back, through [`notation::pgn`].
 
 use super::http::ApiError;
-use super::session::Slot;
-use engine::{with_game, Game};
+use super::session::{hint_counts, saved, Hint, Slot};
+use engine::{with_game, AnyGame, Game};
 use eval::Evaluate;
 use movegen::{Color, Outcome, Position, Variant};
 use notation::pgn::{
-    today, write_game, write_unfinished_game, GameRecord, GameResult, PgnHeader, Termination,
+    today, write_annotated_game, write_annotated_unfinished_game, Annotations, GameRecord,
+    GameResult, MoveNote, PgnHeader, Termination,
 };
-use notation::words::{outcome_words, plies};
+use notation::words::{outcome_words, plies, pv_notation};
 
 /// The game as PGN text. An unfinished game is written with result `*`.
+/// Hints are counted in a `Hints` tag and shown as comments after the move
+/// played where they were asked; a finished review adds its marks as NAGs
+/// and the better move as a comment.
 pub fn export(s: &Slot) -> String {
     let name = |c: Color| {
         if s.settings.sides.plays(c) {
@@ -19,20 +23,114 @@ pub fn export(s: &Slot) -> String {
             "Human"
         }
     };
+    let players = [name(Color::White), name(Color::Black)];
+    write_with(s.engine.game(), players, today(), 1, &notes(s))
+}
+
+/// The slot's hints and finished review as PGN annotations.
+fn notes(s: &Slot) -> Annotations {
+    let game = s.engine.game();
+    let (mut notes, mut comments) = hint_notes(game, &s.hints);
+    let now = saved(game, &s.settings, &[]);
+    if let Some(r) = s
+        .review
+        .as_ref()
+        .filter(|r| r.is_of(&now.start, &now.moves))
+    {
+        let review = r.snapshot();
+        if review.progress >= 1.0 {
+            for m in &review.moves {
+                let i = m.ply - 1;
+                if let (Some(note), Some(nag)) = (notes.moves.get_mut(i), m.mark.nag()) {
+                    note.nags.push(nag);
+                    comments[i].push(format!("best: {}", m.best_text));
+                }
+            }
+        }
+    }
+    join_comments(&mut notes, comments);
+    notes
+}
+
+/// The `Hints` tag (when any was asked) and, per move, the comments that
+/// name the hints asked before it.
+fn hint_notes(game: &AnyGame, hints: &[Hint]) -> (Annotations, Vec<Vec<String>>) {
+    let plies = game.ply_count();
+    let mut notes = Annotations {
+        tags: Vec::new(),
+        moves: vec![MoveNote::default(); plies],
+    };
+    let mut comments: Vec<Vec<String>> = vec![Vec::new(); plies];
+    if !hints.is_empty() {
+        let [w, b] = hint_counts(game, hints);
+        notes
+            .tags
+            .push(("Hints".into(), format!("White {w}, Black {b}")));
+    }
+    for h in hints {
+        let text = with_game!(game, g => hint_text(g, h.ply, &h.mv));
+        if let Some(c) = comments.get_mut(h.ply) {
+            c.push(format!("hint: {text}"));
+        }
+    }
+    (notes, comments)
+}
+
+fn join_comments(notes: &mut Annotations, comments: Vec<Vec<String>>) {
+    for (note, c) in notes.moves.iter_mut().zip(comments) {
+        if !c.is_empty() {
+            note.comment = Some(c.join("; "));
+        }
+    }
+}
+
+/// A hint's move in the move list's notation, in the position after `ply`
+/// moves.
+fn hint_text<P: Position + Evaluate>(g: &Game<P>, ply: usize, mv: &str) -> String {
+    let mut pos = g.start().clone();
+    for &m in g.moves().iter().take(ply) {
+        pos.make(m);
+    }
+    pv_notation(&pos, &[mv.to_string()])
+        .pop()
+        .unwrap_or_else(|| mv.to_string())
+}
+
+/// `game` as PGN text with the players' names, its date (`YYYY.MM.DD`),
+/// round and the hints asked in it.
+pub fn write(
+    game: &AnyGame,
+    players: [&str; 2],
+    date: String,
+    round: usize,
+    hints: &[Hint],
+) -> String {
+    let (mut notes, comments) = hint_notes(game, hints);
+    join_comments(&mut notes, comments);
+    write_with(game, players, date, round, &notes)
+}
+
+/// [`write`] with annotations.
+fn write_with(
+    game: &AnyGame,
+    players: [&str; 2],
+    date: String,
+    round: usize,
+    notes: &Annotations,
+) -> String {
     let header = PgnHeader {
         event: "volkhv serve".into(),
         site: "volkhv web board".into(),
-        date: today(),
+        date,
         time_control: "-".into(),
-        variant: s.engine.variant(),
+        variant: game.variant(),
     };
-    let game = s.engine.game();
     let (fen, moves, notation) = with_game!(game, g => record_moves(g));
     let outcome = game.status();
     let record = GameRecord {
-        round: 1,
-        white: name(Color::White).into(),
-        black: name(Color::Black).into(),
+        round,
+        white: players[0].into(),
+        black: players[1].into(),
         fen,
         moves,
         notation,
@@ -44,9 +142,9 @@ pub fn export(s: &Slot) -> String {
         reason: outcome.map_or_else(|| "game in progress".into(), |o| outcome_words(o).1.into()),
     };
     if outcome.is_some() {
-        write_game(&header, &record)
+        write_annotated_game(&header, &record, notes)
     } else {
-        write_unfinished_game(&header, &record)
+        write_annotated_unfinished_game(&header, &record, notes)
     }
 }
 

@@ -12,8 +12,10 @@
 //! The search thread never locks a slot: its sink only sends to the
 //! dispatcher, so `Engine::play`'s wait for the worker cannot deadlock.
 
-use engine::{AnyGame, Engine, Info, Limits, Options, Score, SearchEvent};
-use movegen::{Color, Variant};
+use super::review;
+use engine::{with_game, AnyGame, Engine, Info, Limits, Options, Score, SearchEvent};
+use movegen::{Color, Position, Variant};
+use notation::words::outcome_words;
 use std::collections::HashMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -42,14 +44,19 @@ pub enum Refusal {
     Conflict(String),
     /// Too many of something open at once.
     TooMany(String),
+    /// The game library could not store the change (read-only file, full
+    /// disk): the change was not made.
+    Storage(String),
 }
 
 impl std::fmt::Display for Refusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Refusal::Bad(m) | Refusal::NotFound(m) | Refusal::Conflict(m) | Refusal::TooMany(m) => {
-                f.write_str(m)
-            }
+            Refusal::Bad(m)
+            | Refusal::NotFound(m)
+            | Refusal::Conflict(m)
+            | Refusal::TooMany(m)
+            | Refusal::Storage(m) => f.write_str(m),
         }
     }
 }
@@ -63,6 +70,63 @@ pub trait View: Send + Sync {
     fn info(&self, run: &Run, info: &Info) -> String;
     /// An engine message worth showing, as a `message` event.
     fn message(&self, text: &str) -> String;
+}
+
+/// A game as the library keeps it: enough to rebuild it move for move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Saved {
+    /// Its variant.
+    pub variant: Variant,
+    /// The start position's FEN.
+    pub start: String,
+    /// The moves played, as move strings.
+    pub moves: Vec<String>,
+    /// As in PGN: `1-0`, `0-1`, `1/2-1/2`, or `*` while it goes on.
+    pub result: String,
+    /// Why it ended, in words (empty while it goes on).
+    pub reason: String,
+    /// Who played and how (the engine's sides and limit).
+    pub settings: Settings,
+    /// The hints asked for, in the order asked.
+    pub hints: Vec<Hint>,
+}
+
+/// A hint a person asked for: the best move shown in the position after
+/// `ply` moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hint {
+    /// Moves played before the position of the hint.
+    pub ply: usize,
+    /// The move shown, as a move string.
+    pub mv: String,
+}
+
+/// Where games are kept as they are played. The session says what to keep
+/// and when; the implementation (SQLite, `store.rs`) says how. Each method
+/// returns only once the change is durable, so that no reply shows a move
+/// the library has not got.
+pub trait Library: Send + Sync {
+    /// Keeps a new game; returns its id.
+    ///
+    /// # Errors
+    /// The storage's reason, in words.
+    fn create(&self, game: &Saved) -> Result<u64, String>;
+    /// Replaces game `id` with `game` (a move, a takeback, new settings).
+    ///
+    /// # Errors
+    /// The storage's reason, in words; the kept game is unchanged then.
+    fn save(&self, id: u64, game: &Saved) -> Result<(), String>;
+    /// Game `id` starts over as `game`; the game it held (if it had moves)
+    /// is kept under a new id. All or nothing.
+    ///
+    /// # Errors
+    /// The storage's reason, in words; nothing changed then.
+    fn start_over(&self, id: u64, game: &Saved) -> Result<(), String>;
+    /// Game `id`, if the library has it.
+    ///
+    /// # Errors
+    /// The storage's reason, in words.
+    fn load(&self, id: u64) -> Result<Option<Saved>, String>;
 }
 
 /// Locks a mutex, also after a panic elsewhere (a request that panicked is
@@ -144,6 +208,9 @@ pub struct Settings {
     pub options: Options,
     /// Infinite analysis of every position shown.
     pub analyse: bool,
+    /// The level the engine plays its moves at (`None`: full strength);
+    /// analysis and hints are always at full strength.
+    pub elo: Option<u32>,
 }
 
 impl Default for Settings {
@@ -153,6 +220,7 @@ impl Default for Settings {
             limit: EngineLimit::Movetime(1000),
             options: Options::default(),
             analyse: false,
+            elo: None,
         }
     }
 }
@@ -252,14 +320,38 @@ pub struct Slot {
     pub note: Option<String>,
     /// Per ply, the best line's score from white's view (eval graph).
     pub scores: Vec<Option<Score>>,
+    /// The hints asked for in this game.
+    pub hints: Vec<Hint>,
+    /// The game review, running or done (dropped when the game changes).
+    pub review: Option<review::Handle>,
     next_gen: u64,
     streams: Vec<(u64, Sender<String>)>,
     last_used: Instant,
     dispatch: Sender<Dispatch>,
     view: Arc<dyn View>,
+    library: Arc<dyn Library>,
 }
 
 impl Slot {
+    /// The game as the library keeps it, with `settings`.
+    fn saved_with(&self, settings: &Settings) -> Saved {
+        saved(self.engine.game(), settings, &self.hints)
+    }
+
+    /// Makes the game as it is now durable.
+    fn commit(&self) -> Result<(), Refusal> {
+        self.library
+            .save(self.id, &self.saved_with(&self.settings))
+            .map_err(storage_error)
+    }
+
+    /// Puts back the moves of `before` after a change the library refused.
+    fn restore(&mut self, before: &Saved) {
+        let moves: Vec<&str> = before.moves.iter().map(String::as_str).collect();
+        // The same game replayed: it was legal a moment ago.
+        let _ = self.engine.set_position(Some(&before.start), &moves);
+    }
+
     /// `true` if the side to move is the engine's and it should move.
     pub fn engine_to_move(&self) -> bool {
         !self.settings.analyse
@@ -294,6 +386,12 @@ impl Slot {
             self.changed();
             return Err(engine_error(e));
         }
+        if let Err(e) = self.commit() {
+            // Not kept, so not played: the page says why.
+            let _ = self.engine.undo();
+            self.changed();
+            return Err(e);
+        }
         if let Some(c) = &mut self.clock {
             c.moved(mover);
         }
@@ -308,6 +406,7 @@ impl Slot {
     /// 409 if no move was played.
     pub fn undo(&mut self) -> Result<(), Refusal> {
         self.run = None;
+        let before = self.saved_with(&self.settings);
         if self.engine.undo().is_err() {
             self.changed();
             return Err(Refusal::Conflict("no move to take back".into()));
@@ -320,8 +419,12 @@ impl Slot {
         {
             let _ = self.engine.undo();
         }
+        let kept = self.commit();
+        if kept.is_err() {
+            self.restore(&before);
+        }
         self.changed();
-        Ok(())
+        kept
     }
 
     /// A new game (set-up, PGN import): all or nothing.
@@ -335,9 +438,13 @@ impl Slot {
         moves: &[String],
     ) -> Result<(), Refusal> {
         let fresh = build_engine(variant, fen, moves, &self.settings.options)?;
+        self.library
+            .start_over(self.id, &saved(fresh.game(), &self.settings, &[]))
+            .map_err(storage_error)?;
         self.run = None;
         self.engine = fresh;
         self.scores.clear();
+        self.hints.clear();
         self.clock = Clock::for_limit(self.settings.limit);
         self.note = None;
         self.changed();
@@ -350,10 +457,15 @@ impl Slot {
     /// 400 if the engine refuses the options (a hash table larger than the
     /// machine's memory); nothing changes then.
     pub fn set_settings(&mut self, s: Settings) -> Result<(), Refusal> {
+        self.library
+            .save(self.id, &self.saved_with(&s))
+            .map_err(storage_error)?;
         if s.options != self.settings.options {
-            self.engine
-                .set_options(s.options.clone())
-                .map_err(engine_error)?;
+            if let Err(e) = self.engine.set_options(s.options.clone()) {
+                // The library keeps what the game really has.
+                let _ = self.commit();
+                return Err(engine_error(e));
+            }
         }
         self.run = None;
         if s.limit != self.settings.limit {
@@ -381,16 +493,59 @@ impl Slot {
         }
     }
 
-    /// Forgets the scores of positions no longer in the game.
-    fn trim_scores(&mut self) {
-        self.scores.truncate(self.engine.game().ply_count() + 1);
+    /// Forgets the scores and hints of positions no longer in the game,
+    /// and a review of other moves.
+    fn trim_to_game(&mut self) {
+        let plies = self.engine.game().ply_count();
+        self.scores.truncate(plies + 1);
+        self.hints.retain(|h| h.ply <= plies);
+        let stale = self.review.as_ref().is_some_and(|r| {
+            let now = saved(self.engine.game(), &self.settings, &[]);
+            !r.is_of(&now.start, &now.moves)
+        });
+        if stale {
+            self.review = None;
+        }
+    }
+
+    /// Keeps a hint given in the position after `ply` moves, if the game
+    /// is still there.
+    ///
+    /// # Errors
+    /// 409 if the game moved on meanwhile; 507 if the library cannot keep it.
+    pub fn add_hint(&mut self, ply: usize, mv: &str) -> Result<(), Refusal> {
+        if self.engine.game().ply_count() != ply || !self.human_to_move() {
+            return Err(Refusal::Conflict(
+                "the game changed while the hint was searched; ask again".into(),
+            ));
+        }
+        self.hints.push(Hint {
+            ply,
+            mv: mv.to_string(),
+        });
+        if let Err(e) = self.commit() {
+            self.hints.pop();
+            return Err(e);
+        }
+        self.changed();
+        Ok(())
+    }
+
+    /// `true` while the game goes on and it is not the engine's turn.
+    pub fn human_to_move(&self) -> bool {
+        self.engine.status().is_none() && !self.engine_to_move()
+    }
+
+    /// Hints asked for by white and by black.
+    pub fn hint_counts(&self) -> [usize; 2] {
+        hint_counts(self.engine.game(), &self.hints)
     }
 
     /// After any change: starts the search the settings ask for and sends
     /// the new state to the streams.
     pub fn changed(&mut self) {
         self.version += 1;
-        self.trim_scores();
+        self.trim_to_game();
         self.last_used = Instant::now();
         if self.run.is_none() {
             if self.engine.status().is_some() {
@@ -439,6 +594,21 @@ impl Slot {
         let sink: engine::engine::EventSink = Arc::new(move |event| {
             let _ = tx.send(Dispatch { game, gen, event });
         });
+        // A level weakens the engine's own moves only: analysis is at full
+        // strength. The game's id seeds the level's choices.
+        let elo = match kind {
+            Kind::Play => self.settings.elo,
+            Kind::Analyse => None,
+        };
+        if self.engine.options().elo != elo {
+            let options = Options {
+                elo,
+                seed: self.id,
+                ..self.engine.options().clone()
+            };
+            // Only the hash size can be refused, and it is unchanged.
+            let _ = self.engine.set_options(options);
+        }
         self.run = Some(Run {
             gen,
             kind,
@@ -498,7 +668,15 @@ impl Slot {
                 match (kind, best) {
                     (Kind::Play, Some(mv)) => {
                         if let Err(e) = self.play(&mv) {
-                            self.note = Some(format!("engine move {mv}: {e}"));
+                            if matches!(e, Refusal::Storage(_)) {
+                                // Another try would fail the same way:
+                                // the engine stops playing until told.
+                                self.settings.sides = Sides::None;
+                            }
+                            let note = format!("engine move {mv}: {e}");
+                            let data = self.view.message(&note);
+                            self.note = Some(note);
+                            self.broadcast("message", &data);
                             self.changed();
                         }
                     }
@@ -524,6 +702,28 @@ fn build_engine(
     Ok(engine)
 }
 
+/// `game` as the library keeps it.
+pub fn saved(game: &AnyGame, settings: &Settings, hints: &[Hint]) -> Saved {
+    let (result, reason) = game.status().map_or(("*", ""), outcome_words);
+    let plies = game.ply_count();
+    Saved {
+        hints: hints.iter().filter(|h| h.ply <= plies).cloned().collect(),
+        variant: game.variant(),
+        start: with_game!(game, g => g.start().fen()),
+        moves: with_game!(game, g => g.moves().iter().map(ToString::to_string).collect()),
+        result: result.into(),
+        reason: reason.into(),
+        settings: settings.clone(),
+    }
+}
+
+/// The library's failures become refusals that name the cause.
+fn storage_error(e: String) -> Refusal {
+    Refusal::Storage(format!(
+        "the game library cannot store this ({e}); nothing was changed"
+    ))
+}
+
 /// A score of the side to move at `run`'s root, from white's view.
 pub fn white_view(run: &Run, score: Score) -> Score {
     match (run.root.turn(), score) {
@@ -538,6 +738,26 @@ pub fn engine_error(e: engine::Error) -> Refusal {
     Refusal::Bad(e.to_string())
 }
 
+/// Hints asked for by white and by black in `game`.
+pub fn hint_counts(game: &AnyGame, hints: &[Hint]) -> [usize; 2] {
+    let first = with_game!(game, g => g.start().turn());
+    let mut n = [0, 0];
+    for h in hints {
+        let white = (first == Color::White) == (h.ply % 2 == 0);
+        n[usize::from(!white)] += 1;
+    }
+    n
+}
+
+/// A level in words: its name among the named levels, and its Elo
+/// (`Casual (Elo 1350)`, `Elo 1234`).
+pub fn level_words(elo: u32) -> String {
+    match engine::levels::NAMED.iter().find(|(_, e)| *e == elo) {
+        Some((name, _)) => format!("{name} (Elo {elo})"),
+        None => format!("Elo {elo}"),
+    }
+}
+
 /// `White` / `Black`.
 pub const fn color_word(c: Color) -> &'static str {
     match c {
@@ -549,28 +769,23 @@ pub const fn color_word(c: Color) -> &'static str {
 /// All live games.
 pub struct Registry {
     games: Mutex<HashMap<u64, Arc<Mutex<Slot>>>>,
-    next_id: AtomicU64,
     next_stream: AtomicU64,
     dispatch: Sender<Dispatch>,
     view: Arc<dyn View>,
+    library: Arc<dyn Library>,
 }
 
 impl Registry {
-    /// An empty registry whose streams are written by `view`, and its
-    /// dispatcher thread.
-    pub fn start(view: Arc<dyn View>) -> std::io::Result<Arc<Registry>> {
+    /// An empty registry whose streams are written by `view` and whose
+    /// games are kept in `library`, and its dispatcher thread.
+    pub fn start(view: Arc<dyn View>, library: Arc<dyn Library>) -> std::io::Result<Arc<Registry>> {
         let (tx, rx) = mpsc::channel();
-        // Ids need not be secret (loopback), only not reused across runs
-        // by a page left open: start from the clock.
-        let seed = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(1, |d| d.as_secs() % 1_000_000 * 1000);
         let reg = Arc::new(Registry {
             games: Mutex::new(HashMap::new()),
-            next_id: AtomicU64::new(seed + 1),
             next_stream: AtomicU64::new(1),
             dispatch: tx,
             view,
+            library,
         });
         let weak = Arc::downgrade(&reg);
         std::thread::Builder::new()
@@ -591,7 +806,23 @@ impl Registry {
         settings: Settings,
     ) -> Result<Arc<Mutex<Slot>>, Refusal> {
         let engine = build_engine(variant, fen, moves, &settings.options)?;
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let id = self
+            .library
+            .create(&saved(engine.game(), &settings, &[]))
+            .map_err(storage_error)?;
+        Ok(self.insert(id, engine, settings, Vec::new()))
+    }
+
+    /// Makes a game live under `id`, evicting one if [`MAX_GAMES`] are
+    /// live; a game already live under `id` wins (two pages loading it at
+    /// once).
+    fn insert(
+        &self,
+        id: u64,
+        engine: Engine,
+        settings: Settings,
+        hints: Vec<Hint>,
+    ) -> Arc<Mutex<Slot>> {
         let clock = Clock::for_limit(settings.limit);
         let slot = Arc::new(Mutex::new(Slot {
             id,
@@ -602,25 +833,31 @@ impl Registry {
             version: 0,
             note: None,
             scores: Vec::new(),
+            hints,
+            review: None,
             next_gen: 0,
             streams: Vec::new(),
             last_used: Instant::now(),
             dispatch: self.dispatch.clone(),
             view: Arc::clone(&self.view),
+            library: Arc::clone(&self.library),
         }));
-        let evicted = {
+        let (slot, evicted) = {
             let mut games = lock(&self.games);
+            if let Some(live) = games.get(&id) {
+                return Arc::clone(live);
+            }
             let evicted = if games.len() >= MAX_GAMES {
                 Self::pick_evictee(&games).and_then(|k| games.remove(&k))
             } else {
                 None
             };
             games.insert(id, Arc::clone(&slot));
-            evicted
+            (slot, evicted)
         };
         // Dropping an engine joins its search thread: outside the map's lock.
         drop(evicted);
-        Ok(slot)
+        slot
     }
 
     fn pick_evictee(games: &HashMap<u64, Arc<Mutex<Slot>>>) -> Option<u64> {
@@ -634,14 +871,33 @@ impl Registry {
             .map(|(_, _, id)| id)
     }
 
-    /// The game `id`.
+    /// The game `id`, made live from the library if it is not.
     ///
     /// # Errors
-    /// 404 if there is none (never created, or evicted).
+    /// 404 if the library has none (never created, or deleted).
     pub fn get(&self, id: &str) -> Result<Arc<Mutex<Slot>>, Refusal> {
-        let missing = || Refusal::NotFound(format!("no game \"{id}\" (it may have been closed)"));
+        let missing = || Refusal::NotFound(format!("no game \"{id}\" (it may have been deleted)"));
         let n: u64 = id.parse().map_err(|_| missing())?;
-        lock(&self.games).get(&n).cloned().ok_or_else(missing)
+        if let Some(live) = lock(&self.games).get(&n).cloned() {
+            return Ok(live);
+        }
+        let kept = self
+            .library
+            .load(n)
+            .map_err(storage_error)?
+            .ok_or_else(missing)?;
+        let moves: Vec<String> = kept.moves;
+        let mut settings = kept.settings;
+        settings.analyse = false;
+        let engine = build_engine(kept.variant, Some(&kept.start), &moves, &settings.options)?;
+        Ok(self.insert(n, engine, settings, kept.hints))
+    }
+
+    /// Forgets the live game `id` (deleted from the library): its page's
+    /// next request gets 404.
+    pub fn forget(&self, id: u64) {
+        let gone = lock(&self.games).remove(&id);
+        drop(gone);
     }
 
     /// Opens a stream on `slot`: the receiver gets the current state first.

@@ -6,6 +6,7 @@ use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How long one reply may take (debug build, busy machine).
@@ -14,39 +15,103 @@ pub const TIMEOUT: Duration = Duration::from_secs(30);
 /// A running server, killed on drop.
 pub struct Server {
     child: Child,
-    /// Where it listens.
+    /// Where it listens (127.0.0.1 for a server on every address).
     pub addr: SocketAddr,
-    /// `http://127.0.0.1:PORT/`.
+    /// `http://127.0.0.1:PORT/`: the first line's address without its token.
     pub url: String,
+    /// The first line's `?token=`, if any.
+    pub token: Option<String>,
+    stdout: Arc<Mutex<String>>,
+    stderr: Arc<Mutex<String>>,
+}
+
+/// Copies a pipe into `into` until it closes, on a thread of its own.
+fn collect(mut pipe: impl Read + Send + 'static, into: &Arc<Mutex<String>>, echo: bool) {
+    let into = Arc::clone(into);
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = pipe.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            let text = String::from_utf8_lossy(&buf[..n]);
+            if echo {
+                eprint!("{text}");
+            }
+            into.lock().unwrap().push_str(&text);
+        }
+    });
 }
 
 impl Server {
-    /// Starts the server and reads its first stdout line.
+    /// Starts a server with an in-memory library and reads its first line.
     pub fn start() -> Server {
+        Server::start_with(&["--db", ":memory:"])
+    }
+
+    /// Starts `volkhv serve --port 0 ARGS…` and reads its first stdout line.
+    pub fn start_with(args: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_volkhv"))
             .args(["serve", "--port", "0"])
+            .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("volkhv serve starts");
+        let stderr = Arc::new(Mutex::new(String::new()));
+        collect(child.stderr.take().expect("stderr piped"), &stderr, true);
+        let mut out = BufReader::new(child.stdout.take().expect("stdout piped"));
         let mut first = String::new();
-        BufReader::new(child.stdout.take().expect("stdout piped"))
-            .read_line(&mut first)
-            .expect("first line");
-        let url = first
+        out.read_line(&mut first).expect("first line");
+        let stdout = Arc::new(Mutex::new(first.clone()));
+        collect(out, &stdout, false);
+        let shown = first
             .trim()
             .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("first line was {first:?}"))
+            .unwrap_or_else(|| {
+                panic!(
+                    "first line was {first:?}; stderr: {}",
+                    stderr.lock().unwrap()
+                )
+            })
             .to_string();
-        assert!(
-            url.starts_with("http://127.0.0.1:") && url.ends_with('/'),
-            "{url}"
-        );
-        let addr = url["http://".len()..url.len() - 1]
+        let (url, token) = match shown.split_once("?token=") {
+            Some((u, t)) => (u.to_string(), Some(t.to_string())),
+            None => (shown, None),
+        };
+        assert!(url.starts_with("http://") && url.ends_with('/'), "{url}");
+        let mut addr: SocketAddr = url["http://".len()..url.len() - 1]
             .parse()
             .expect("address");
-        Server { child, addr, url }
+        if addr.ip().is_unspecified() {
+            addr.set_ip([127, 0, 0, 1].into());
+        }
+        let url = format!("http://{addr}/");
+        Server {
+            child,
+            addr,
+            url,
+            token,
+            stdout,
+            stderr,
+        }
+    }
+
+    /// What the server wrote on stderr so far.
+    pub fn stderr(&self) -> String {
+        self.stderr.lock().unwrap().clone()
+    }
+
+    /// What the server wrote on stdout so far, the first line included.
+    pub fn stdout(&self) -> String {
+        self.stdout.lock().unwrap().clone()
+    }
+
+    /// `kill -9`: the process ends at once, mid-whatever.
+    pub fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 
     /// `true` while the process runs.
@@ -56,6 +121,12 @@ impl Server {
 
     /// Sends raw bytes; returns the status and body of the reply.
     pub fn raw(&self, bytes: &[u8]) -> (u16, String) {
+        let (status, _, body) = self.raw_full(bytes);
+        (status, body)
+    }
+
+    /// Sends raw bytes; returns the status, head and body of the reply.
+    pub fn raw_full(&self, bytes: &[u8]) -> (u16, String, String) {
         let mut s = TcpStream::connect(self.addr).expect("connect");
         s.set_read_timeout(Some(TIMEOUT)).expect("timeout");
         // The server may answer (413) before reading all of a huge body.
@@ -68,11 +139,26 @@ impl Server {
             .nth(1)
             .and_then(|c| c.parse().ok())
             .unwrap_or(0);
-        let body = text
-            .split_once("\r\n\r\n")
-            .map(|(_, b)| b.to_string())
-            .unwrap_or_default();
-        (status, body)
+        let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+        (status, head.to_string(), body.to_string())
+    }
+
+    /// One request with extra header lines (`"Cookie: a=b"`); returns the
+    /// status, head and body.
+    pub fn request_with(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[&str],
+        body: &str,
+    ) -> (u16, String, String) {
+        let extra: String = headers.iter().map(|h| format!("{h}\r\n")).collect();
+        let req = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n{extra}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            self.addr,
+            body.len()
+        );
+        self.raw_full(req.as_bytes())
     }
 
     /// One request with an optional body.

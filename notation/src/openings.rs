@@ -3,7 +3,7 @@
 //! movegen before any game is played.
 //!
 //! ```
-//! use matchrunner::openings::parse_openings;
+//! use notation::openings::parse_openings;
 //! use movegen::Chess;
 //! let ops = parse_openings::<Chess>("e2e4 e7e5\n# comment\n4k3/8/8/8/8/8/8/4K2R w K - bm O-O;\n").unwrap();
 //! assert_eq!(ops.len(), 2);
@@ -73,7 +73,12 @@ pub fn parse_openings<P: Position>(text: &str) -> Result<Vec<Opening>, String> {
             {
                 n = 6;
             }
-            let fen = fields[..n].join(" ");
+            let mut fen = fields[..n].join(" ");
+            if n == 4 {
+                if let Some(counters) = epd_counters(&fields[4..]) {
+                    fen.push_str(&counters);
+                }
+            }
             let pos = P::from_fen(&fen).map_err(|e| err(format!("bad FEN {fen:?}: {e}")))?;
             Opening {
                 fen: Some(pos.fen()),
@@ -98,6 +103,21 @@ pub fn parse_openings<P: Position>(text: &str) -> Result<Vec<Opening>, String> {
         return Err("no openings in the file".into());
     }
     Ok(out)
+}
+
+/// The counters of EPD's `hmvc N;` and `fmvn N;` operations (as OpenBench
+/// writes its genfens books) as FEN's last two fields, ` N M`; `None`
+/// without them.
+fn epd_counters(ops: &[&str]) -> Option<String> {
+    let op = |name: &str| {
+        ops.windows(2)
+            .find(|w| w[0] == name)
+            .and_then(|w| w[1].trim_end_matches(';').parse::<u32>().ok())
+    };
+    match (op("hmvc"), op("fmvn")) {
+        (None, None) => None,
+        (h, f) => Some(format!(" {} {}", h.unwrap_or(0), f.unwrap_or(1))),
+    }
 }
 
 /// The position an opening reaches, with its key history.
@@ -156,9 +176,10 @@ mod tests {
         let text = "\n# openings\n1. e2e4 e7e5 2. g1f3\n\
                     rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1\n\
                     4k3/8/8/8/8/8/8/4K2R w K - c0 \"x\"; id \"y\";\n\
-                    4k3/8/8/8/8/8/8/4K2R w K - 7 40\n";
+                    4k3/8/8/8/8/8/8/4K2R w K - 7 40\n\
+                    4k3/8/8/8/8/8/8/4K2R w K - hmvc 3; fmvn 12;\n";
         let ops = parse_openings::<Chess>(text).unwrap();
-        assert_eq!(ops.len(), 4);
+        assert_eq!(ops.len(), 5);
         assert_eq!(ops[0].fen, None);
         assert_eq!(ops[0].moves, ["e2e4", "e7e5", "g1f3"]);
         // The writer drops an en-passant square no capture can use.
@@ -173,6 +194,11 @@ mod tests {
         assert_eq!(
             ops[3].fen.as_deref(),
             Some("4k3/8/8/8/8/8/8/4K2R w K - 7 40")
+        );
+        // OpenBench's genfens books carry the counters as EPD operations.
+        assert_eq!(
+            ops[4].fen.as_deref(),
+            Some("4k3/8/8/8/8/8/8/4K2R w K - 3 12")
         );
     }
 

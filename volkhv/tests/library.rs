@@ -1,0 +1,470 @@
+//! The game library through the HTTP API: games survive `kill -9` and a
+//! restart move for move, list/filter/export/import/delete, two servers on
+//! one file, a damaged, newer or read-only file; the token of a shared
+//! board; the rules pages' legal moves.
+
+mod server;
+
+use serde_json::{json, Value};
+use server::{id, Server};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A fresh folder under the target's temporary directory.
+fn tmp(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("library")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("tmp dir");
+    dir
+}
+
+fn db_arg(path: &Path) -> String {
+    path.to_str().expect("UTF-8 path").to_string()
+}
+
+fn get(s: &Server, path: &str) -> (u16, Value) {
+    s.json("GET", path, &Value::Null)
+}
+
+fn library(s: &Server, query: &str) -> Vec<Value> {
+    let (status, v) = get(s, &format!("/api/library{query}"));
+    assert_eq!(status, 200, "{v}");
+    v.as_array().expect("a list").clone()
+}
+
+fn play(s: &Server, g: &str, moves: &[&str]) -> Value {
+    let mut last = Value::Null;
+    for m in moves {
+        let (status, v) = s.act(g, "move", &json!({ "move": m }));
+        assert_eq!(status, 200, "{m}: {v}");
+        last = v;
+    }
+    last
+}
+
+/// `volkhv serve` that must refuse to start: its exit code and stderr.
+fn refused(db: &Path) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_volkhv"))
+        .args(["serve", "--port", "0", "--db", &db_arg(db)])
+        .output()
+        .expect("volkhv runs");
+    assert!(
+        out.stdout.is_empty(),
+        "nothing listens: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn games_survive_kill_and_restart_move_for_move() {
+    let dir = tmp("restart");
+    let db = dir.join("games.db");
+    let s = Server::start_with(&["--db", &db_arg(&db)]);
+    let chess = id(&s.create(&json!({ "variant": "chess" })));
+    let before = play(&s, &chess, &["e2e4", "e7e5", "g1f3"]);
+    // The engine's moves are kept too: a Tavreli game against it.
+    let tav = s.create(&json!({ "variant": "tavreli", "engine": "black", "depth": 1 }));
+    let tav = id(&tav);
+    play(&s, &tav, &["e2e4"]);
+    let tav_before = s.wait_for(&tav, "the engine's reply", |v| {
+        v["history"].as_array().is_some_and(|h| h.len() == 2)
+    });
+    let setup = "4k3/8/8/8/3(PBR)4/8/8/4K3 w - - 0 1";
+    let set = id(&s.create(&json!({ "variant": "tavreli", "fen": setup, "moves": ["d4d8:2"] })));
+    s.kill();
+
+    let s = Server::start_with(&["--db", &db_arg(&db)]);
+    let after = s.state(&chess);
+    assert_eq!(after["history"], before["history"]);
+    assert_eq!(after["fen"], before["fen"]);
+    assert_eq!(s.state(&tav)["history"], tav_before["history"]);
+    assert_eq!(s.state(&set)["start"], setup);
+    let list = library(&s, "");
+    let ids: Vec<&str> = list.iter().map(|e| e["id"].as_str().unwrap()).collect();
+    assert_eq!(
+        ids,
+        [set.as_str(), tav.as_str(), chess.as_str()],
+        "newest first"
+    );
+    let first = &list[2];
+    assert_eq!(
+        (&first["variant"], &first["result"], &first["plies"]),
+        (&json!("chess"), &json!("*"), &json!(3))
+    );
+    assert!(first["started"].as_str().unwrap().ends_with('Z'), "{first}");
+    assert_eq!(list[1]["black"], "volkhv depth 1");
+    assert_eq!(list[1]["white"], "Human");
+    assert_eq!(library(&s, "?variant=tavreli").len(), 2);
+    assert_eq!(library(&s, "?variant=chess&result=*").len(), 1);
+    assert_eq!(library(&s, "?result=1-0").len(), 0);
+    // The game goes on where it stopped, and a takeback is kept as well.
+    play(&s, &chess, &["b8c6"]);
+    let (status, v) = s.act(&chess, "undo", &Value::Null);
+    assert_eq!(status, 200, "{v}");
+    s.kill();
+    let s = Server::start_with(&["--db", &db_arg(&db)]);
+    assert_eq!(s.state(&chess)["history"], before["history"]);
+}
+
+#[test]
+fn library_filters_exports_imports_and_deletes() {
+    let s = Server::start();
+    // A mate: the result is kept.
+    let mate = id(&s.create(&json!({ "variant": "chess" })));
+    play(&s, &mate, &["f2f3", "e7e5", "g2g4", "d8h4"]);
+    let plunder = id(&s.create(&json!({ "variant": "plunder" })));
+    play(&s, &plunder, &["e2e4"]);
+    assert_eq!(library(&s, "?result=0-1").len(), 1);
+    assert_eq!(library(&s, "?result=0-1")[0]["reason"], "White is mated");
+    for bad in ["?variant=go", "?result=2-0"] {
+        let (status, v) = get(&s, &format!("/api/library{bad}"));
+        assert_eq!(status, 400, "{bad}: {v}");
+    }
+    let (status, all) = s.request("GET", "/api/library/pgn", "");
+    assert_eq!(status, 200);
+    assert_eq!(all.matches("[Event ").count(), 2, "{all}");
+    assert!(
+        all.contains("[Result \"0-1\"]") && all.contains("[Variant \"plunder\"]"),
+        "{all}"
+    );
+    // Importing the export doubles the library, game for game.
+    let (status, v) = s.json("POST", "/api/library/import", &json!({ "pgn": all }));
+    assert_eq!(status, 201, "{v}");
+    let imported: Vec<String> = v["imported"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(imported.len(), 2);
+    let list = library(&s, "");
+    assert_eq!(list.len(), 4);
+    assert_eq!(library(&s, "?result=0-1").len(), 2);
+    let copy = list
+        .iter()
+        .find(|e| e["id"] == imported[0].as_str())
+        .unwrap();
+    assert_eq!(copy["origin"], "imported");
+    assert_eq!(
+        s.state(&imported[1])["history"].as_array().unwrap().len(),
+        1
+    );
+    // A bad game anywhere in the text: nothing is imported.
+    let bad = "[Variant \"chess\"]\n\n1. e4 e5 *\n\n[Variant \"chess\"]\n\n1. e4 e5 2. Ke3 *\n";
+    let (status, v) = s.json("POST", "/api/library/import", &json!({ "pgn": bad }));
+    assert_eq!(status, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("game 2"), "{v}");
+    assert_eq!(library(&s, "").len(), 4);
+    // Delete: gone from the list and from the API.
+    let (status, v) = s.json("DELETE", &format!("/api/library/{plunder}"), &Value::Null);
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(library(&s, "").len(), 3);
+    let (status, _) = get(&s, &format!("/api/games/{plunder}"));
+    assert_eq!(status, 404);
+    let (status, _) = s.json("DELETE", &format!("/api/library/{plunder}"), &Value::Null);
+    assert_eq!(status, 404);
+    // "New game" on a game keeps the old one under a new id.
+    let (status, v) = s.act(&mate, "new", &json!({ "variant": "tavreli" }));
+    assert_eq!(status, 200, "{v}");
+    let list = library(&s, "");
+    assert_eq!(list.len(), 4);
+    assert_eq!(library(&s, "?result=0-1").len(), 2);
+}
+
+#[test]
+fn a_damaged_library_is_refused_and_left_as_it_is() {
+    let dir = tmp("damaged");
+    let db = dir.join("games.db");
+    let junk: Vec<u8> = (0..8192u32).map(|i| (i * 7 % 251) as u8).collect();
+    std::fs::write(&db, &junk).unwrap();
+    let (code, err) = refused(&db);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("games.db") && err.contains("left as it is"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert_eq!(std::fs::read(&db).unwrap(), junk, "untouched");
+    let names: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert_eq!(names.len(), 1, "no journal beside it");
+    drop(names);
+    // A real library whose table pages were overwritten: the integrity
+    // check finds it.
+    let broken = dir.join("broken.db");
+    let s = Server::start_with(&["--db", &db_arg(&broken)]);
+    let g = id(&s.create(&json!({})));
+    play(&s, &g, &["e2e4"]);
+    s.kill();
+    // Folds the journal into the file, so that its pages are the file's.
+    let conn = rusqlite::Connection::open(&broken).unwrap();
+    conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+        .unwrap();
+    drop(conn);
+    let mut bytes = std::fs::read(&broken).unwrap();
+    assert!(bytes.len() >= 3 * 4096, "{} bytes", bytes.len());
+    bytes[4096 + 8..3 * 4096].fill(0xA5);
+    std::fs::write(&broken, &bytes).unwrap();
+    let (code, err) = refused(&broken);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("broken.db") && err.contains("left as it is"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&broken).unwrap(), bytes, "untouched");
+    // Another program's SQLite file is not taken over either.
+    let other = dir.join("other.db");
+    let conn = rusqlite::Connection::open(&other).unwrap();
+    conn.execute_batch("CREATE TABLE t (x); INSERT INTO t VALUES (1);")
+        .unwrap();
+    drop(conn);
+    let bytes = std::fs::read(&other).unwrap();
+    let (code, err) = refused(&other);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("not a volkhv game library"), "{err}");
+    assert_eq!(std::fs::read(&other).unwrap(), bytes);
+}
+
+#[test]
+fn a_newer_library_is_refused_and_left_as_it_is() {
+    let dir = tmp("newer");
+    let db = dir.join("games.db");
+    let s = Server::start_with(&["--db", &db_arg(&db)]);
+    let g = id(&s.create(&json!({})));
+    play(&s, &g, &["d2d4"]);
+    s.kill();
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.pragma_update(None, "user_version", 99).unwrap();
+    drop(conn);
+    let bytes = std::fs::read(&db).unwrap();
+    let (code, err) = refused(&db);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("newer volkhv") && err.contains("99"), "{err}");
+    assert_eq!(std::fs::read(&db).unwrap(), bytes, "untouched");
+}
+
+#[test]
+fn a_read_only_library_answers_with_its_reason_and_plays_nothing() {
+    let dir = tmp("readonly");
+    let db = dir.join("games.db");
+    let s = Server::start_with(&["--db", &db_arg(&db)]);
+    let g = id(&s.create(&json!({})));
+    let before = play(&s, &g, &["e2e4"]);
+    s.kill();
+    // SQLite opens a file it may not write read-only; `mode=ro` does the
+    // same for every user (root writes a 0444 file all the same).
+    let uri = format!("file:{}?mode=ro", db_arg(&db));
+    let s = Server::start_with(&["--db", &uri]);
+    assert_eq!(s.state(&g)["history"], before["history"]);
+    let (status, v) = s.act(&g, "move", &json!({ "move": "e7e5" }));
+    assert_eq!(status, 507, "{v}");
+    let why = v["error"].as_str().unwrap();
+    assert!(
+        why.contains("readonly") && why.contains("nothing was changed"),
+        "{v}"
+    );
+    assert_eq!(s.state(&g)["history"], before["history"], "not played");
+    let (status, v) = s.json("POST", "/api/games", &json!({}));
+    assert_eq!(status, 507, "{v}");
+    let (status, v) = s.act(&g, "undo", &Value::Null);
+    assert_eq!(status, 507, "{v}");
+    assert_eq!(s.state(&g)["history"], before["history"], "not taken back");
+    assert_eq!(library(&s, "").len(), 1, "still readable");
+}
+
+#[test]
+fn two_servers_share_one_library() {
+    let dir = tmp("two");
+    let db = dir.join("games.db");
+    let a = Server::start_with(&["--db", &db_arg(&db)]);
+    let b = Server::start_with(&["--db", &db_arg(&db)]);
+    let ga = id(&a.create(&json!({})));
+    let gb = id(&b.create(&json!({ "variant": "plunder" })));
+    for (m1, m2) in [("e2e4", "d2d4"), ("e7e5", "d7d5")] {
+        play(&a, &ga, &[m1]);
+        play(&b, &gb, &[m2]);
+    }
+    for s in [&a, &b] {
+        let list = library(s, "");
+        assert_eq!(list.len(), 2);
+        assert!(list.iter().all(|e| e["plies"] == 2), "{list:?}");
+    }
+    assert_ne!(ga, gb);
+    // Each server can open the other's game.
+    assert_eq!(a.state(&gb)["history"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn a_shared_board_needs_its_token() {
+    let s = Server::start_with(&["--host", "0.0.0.0", "--db", ":memory:"]);
+    let token = s.token.clone().expect("a token on the first line");
+    assert_eq!(token.len(), 32);
+    assert!(token.bytes().all(|b| b.is_ascii_hexdigit()));
+    // Without it, or with a wrong one: 403 everywhere.
+    let wrong = "0".repeat(32);
+    for (path, headers) in [
+        ("/", vec![]),
+        ("/api/library", vec![]),
+        (&*format!("/?token={wrong}"), vec![]),
+        (
+            "/api/library",
+            vec![format!("Authorization: Bearer {wrong}")],
+        ),
+        (
+            "/main.js",
+            vec![format!("Cookie: volkhv_token_{}={wrong}", s.addr.port())],
+        ),
+    ] {
+        let headers: Vec<&str> = headers.iter().map(String::as_str).collect();
+        let (status, _, body) = s.request_with("GET", path, &headers, "");
+        assert_eq!(status, 403, "{path} {headers:?}: {body}");
+        assert!(!body.contains(&token));
+    }
+    let (status, _, _) = s.request_with("POST", "/api/games", &[], "{}");
+    assert_eq!(status, 403);
+    // With it: as a Bearer header or in the query.
+    let bearer = format!("Authorization: Bearer {token}");
+    let (status, _, _) = s.request_with("GET", "/api/library", &[&bearer], "");
+    assert_eq!(status, 200);
+    let (status, _, _) = s.request_with("GET", &format!("/api/library?token={token}"), &[], "");
+    assert_eq!(status, 200);
+    // The page's first visit: a cookie, and the address without the token.
+    let (status, head, _) =
+        s.request_with("GET", &format!("/?variant=plunder&token={token}"), &[], "");
+    assert_eq!(status, 303, "{head}");
+    let name = format!("volkhv_token_{}", s.addr.port());
+    let set = head
+        .lines()
+        .find(|l| l.to_ascii_lowercase().starts_with("set-cookie:"))
+        .unwrap_or_else(|| panic!("no cookie: {head}"));
+    assert!(set.contains(&format!("{name}={token}")), "{set}");
+    assert!(
+        set.contains("HttpOnly") && set.contains("SameSite=Strict"),
+        "{set}"
+    );
+    assert!(
+        head.lines()
+            .any(|l| l.trim() == "Location: /?variant=plunder"),
+        "{head}"
+    );
+    let cookie = format!("Cookie: {name}={token}");
+    let (status, _, page) = s.request_with("GET", "/?variant=plunder", &[&cookie], "");
+    assert_eq!(status, 200);
+    assert!(
+        page.contains("id=\"board\"") && !page.contains(&token),
+        "the page holds no token"
+    );
+    // A page of another site may not change anything, even with the cookie.
+    let evil = "Origin: http://evil.example";
+    let (status, _, body) = s.request_with("POST", "/api/games", &[&cookie, evil], "{}");
+    assert_eq!(status, 403, "{body}");
+    let own = format!("Origin: http://{}", s.addr);
+    let (status, _, body) = s.request_with("POST", "/api/games", &[&cookie, &own], "{}");
+    assert_eq!(status, 201, "{body}");
+    assert!(!body.contains(&token));
+    // Printed once, on the first line, and nowhere else.
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    assert_eq!(s.stdout().matches(&token).count(), 1, "{}", s.stdout());
+    assert!(s.stdout().starts_with("listening on http://0.0.0.0:"));
+    assert!(!s.stderr().contains(&token), "{}", s.stderr());
+}
+
+#[test]
+fn on_loopback_no_token_is_asked() {
+    let s = Server::start();
+    assert!(s.token.is_none());
+    let (status, _) = get(&s, "/api/library");
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn the_rules_pages_positions_come_from_the_engine() {
+    let s = Server::start();
+    // A knight takes a bishop in PlunderChess: with or without its vest.
+    let fen = "4k3/8/8/3b4/8/2N5/8/4K3 w - - 0 1";
+    let (status, v) = get(&s, &format!("/api/legal?variant=plunder&fen={}", enc(fen)));
+    assert_eq!(status, 200, "{v}");
+    let takes: Vec<&str> = v["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["from"] == "c3" && m["to"] == "d5")
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    assert_eq!(takes.len(), 2, "{takes:?}");
+    assert!(takes.contains(&"c3d5b"), "{takes:?}");
+    // Step by step: the moves so far are replayed.
+    let (status, v) = get(
+        &s,
+        &format!("/api/legal?variant=plunder&fen={}&moves=c3d5b", enc(fen)),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["history"].as_array().unwrap().len(), 1);
+    assert_eq!(v["turn"], "black");
+    for bad in [
+        "/api/legal?variant=plunder&fen=nonsense",
+        "/api/legal?variant=xiangqi",
+        "/api/legal?variant=chess&moves=e2e5",
+    ] {
+        let (status, v) = get(&s, bad);
+        assert_eq!(status, 400, "{bad}: {v}");
+    }
+    // Nothing of it is kept.
+    assert!(library(&s, "").is_empty());
+}
+
+fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// Every lesson of the rules pages: its position is one the engine accepts,
+/// the square it lights has moves, and every move its text names is legal.
+#[test]
+fn every_lesson_of_the_rules_pages_is_a_legal_position() {
+    let s = Server::start();
+    let lessons: Value =
+        serde_json::from_str(include_str!("../web/lessons.json")).expect("lessons.json");
+    let mut count = 0;
+    for variant in ["chess", "plunder", "tavreli"] {
+        let v = &lessons[variant];
+        assert!(!v["intro"].as_array().unwrap().is_empty(), "{variant}");
+        for lesson in v["lessons"].as_array().unwrap() {
+            let fen = lesson["fen"].as_str().unwrap();
+            let (status, st) = get(
+                &s,
+                &format!("/api/legal?variant={variant}&fen={}", enc(fen)),
+            );
+            assert_eq!(status, 200, "{variant} {fen}: {st}");
+            assert_eq!(st["fen"], fen, "written back as given");
+            let legal: Vec<&Value> = st["legal"].as_array().unwrap().iter().collect();
+            let from = lesson["select"].as_str().unwrap();
+            assert!(legal.iter().any(|m| m["from"] == from), "{fen}: {from}");
+            for t in lesson["try"].as_array().unwrap() {
+                assert!(
+                    legal.iter().any(|m| m["move"] == *t && m["from"] == from),
+                    "{variant} {fen}: {t} is not a legal move from {from}"
+                );
+            }
+            count += 1;
+        }
+        let (status, page) = s.request("GET", &format!("/rules.html?variant={variant}"), "");
+        assert_eq!(status, 200);
+        assert!(page.contains("rules.js"));
+    }
+    assert!(count >= 12, "{count} lessons");
+    let (status, page) = s.request("GET", "/library.html", "");
+    assert_eq!(status, 200);
+    assert!(page.contains("library-table"));
+    let (_, board) = s.request("GET", "/", "");
+    assert!(board.contains("href=\"/rules.html\"") && board.contains("href=\"/library.html\""));
+}

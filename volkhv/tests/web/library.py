@@ -1,0 +1,299 @@
+"""The game library, the rules pages and the shared board's token in a real
+browser: headless Chromium over WebDriver (Selenium with the system
+chromedriver), driven by volkhv/tests/browser.rs.
+
+    python3 library.py VOLKHV_BINARY DATABASE SCREENSHOT_DIR
+
+Plays a game by clicks, reloads the page (the same game comes back),
+kills the server with SIGKILL and starts a new one on the same database,
+finds the game in the library page (filters, open, open at a move, continue
+from there, delete), plays lesson moves on the rules pages through their
+choosers, and opens a board shared with --host 0.0.0.0 through its token
+address. Every move is printed as `CHECK {"variant", "before", "move",
+"after"}` for the Rust side to check with movegen.
+"""
+
+import faulthandler
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.common.exceptions import (
+    NoSuchElementException, StaleElementReferenceException, TimeoutException)
+
+BINARY, DB, SHOTS = sys.argv[1], sys.argv[2], sys.argv[3]
+TIMEOUT = 30
+WATCHDOG = int(os.environ.get("VOLKHV_BROWSER_WATCHDOG", "240"))
+STARTED = time.time()
+
+faulthandler.dump_traceback_later(WATCHDOG, exit=True)
+# Loopback only: a proxy from the environment would get Selenium's commands
+# (see browser.py).
+for var in ("http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
+    os.environ.pop(var, None)
+os.environ["no_proxy"] = os.environ["NO_PROXY"] = "127.0.0.1,localhost"
+socket.setdefaulttimeout(4 * TIMEOUT)
+
+
+def log(step):
+    print("[%6.1fs] %s" % (time.time() - STARTED, step), file=sys.stderr, flush=True)
+
+
+class Server:
+    """`volkhv serve --port 0 ARGS`, its address read from the first line."""
+
+    def __init__(self, *args):
+        self.proc = subprocess.Popen([BINARY, "serve", "--port", "0", *args],
+                                     stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
+        first = self.proc.stdout.readline().decode().strip()
+        assert first.startswith("listening on http://"), first
+        self.shown = first[len("listening on "):]
+        self.url = self.shown.split("?")[0].replace("0.0.0.0", "127.0.0.1")
+        log("server at " + self.shown)
+
+    def kill(self):
+        """SIGKILL: no chance to tidy up."""
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+
+def browser():
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = "/usr/bin/chromium"
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu",
+                "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+                "--disable-quic", "--no-proxy-server",
+                "--window-size=1280,900", "--user-data-dir=" + tempfile.mkdtemp()):
+        opts.add_argument(arg)
+    opts.page_load_strategy = "eager"
+    service = Service("/usr/bin/chromedriver", log_output=os.path.join(SHOTS, "chromedriver-library.log"))
+    driver = webdriver.Chrome(service=service, options=opts)
+    driver.set_page_load_timeout(TIMEOUT)
+    driver.set_script_timeout(TIMEOUT)
+    return driver
+
+
+def wait(what, pred):
+    deadline = time.time() + TIMEOUT
+    while time.time() < deadline:
+        try:
+            v = pred()
+        except (StaleElementReferenceException, NoSuchElementException):
+            # The page is being redrawn, or the next page is not there yet.
+            v = None
+        if v:
+            return v
+        time.sleep(0.05)
+    d.save_screenshot(os.path.join(SHOTS, "library-failure.png"))
+    raise AssertionError("timed out waiting for " + what + "; message: " + text_of("message"))
+
+
+def text_of(element_id):
+    found = d.find_elements(By.ID, element_id)
+    return found[0].text if found else ""
+
+
+def navigate(url):
+    for attempt in range(3):
+        try:
+            return d.get(url)
+        except TimeoutException as e:
+            log("navigation timed out (attempt %d): %s" % (attempt + 1, e.msg))
+    raise AssertionError("the page never loaded: " + url)
+
+
+def fen():
+    return d.find_element(By.ID, "board").get_attribute("data-fen")
+
+
+def game_id():
+    return d.find_element(By.ID, "board").get_attribute("data-game")
+
+
+def click(css):
+    for _ in range(5):
+        try:
+            return d.find_element(By.CSS_SELECTOR, css).click()
+        except StaleElementReferenceException:
+            time.sleep(0.1)
+    return d.find_element(By.CSS_SELECTOR, css).click()
+
+
+def follow(element, expect):
+    """Follows a link: its address must end with `expect`, and is loaded by
+    `navigate`, which tries again when the renderer never answers (see
+    browser.py; a click on the link would wait for it with no retry)."""
+    href = element.get_attribute("href")
+    assert href.endswith(expect), (href, expect)
+    navigate(href)
+
+
+def check(variant, before, mv, after):
+    print("CHECK " + json.dumps({"variant": variant, "before": before, "move": mv, "after": after}), flush=True)
+
+
+def play(variant, frm, to, mv):
+    """Plays `mv` by clicking its two squares on the board."""
+    before = fen()
+    click('#board [data-square="%s"]' % frm)
+    click('#board [data-square="%s"]' % to)
+    after = wait("the move " + mv, lambda: fen() != before and fen())
+    check(variant, before, mv, after)
+    return after
+
+
+def plies():
+    return len(d.find_elements(By.CSS_SELECTOR, "#moves [data-ply]"))
+
+
+def library_rows():
+    wait("the library", lambda: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
+    return d.find_elements(By.CSS_SELECTOR, "#games tr[data-game]")
+
+
+def row(gid):
+    return d.find_elements(By.CSS_SELECTOR, '#games tr[data-game="%s"]' % gid)
+
+
+def lesson_fen(i):
+    return d.find_element(By.CSS_SELECTOR, 'svg.lesson-board[data-lesson="%d"]' % i).get_attribute("data-fen")
+
+
+def lesson_move(variant, i, frm, to, mv):
+    """Plays lesson `i`'s move `mv` by clicks, through its choices."""
+    before = lesson_fen(i)
+    base = 'svg.lesson-board[data-lesson="%d"] ' % i
+    click(base + '[data-square="%s"]' % frm)
+    click(base + '[data-square="%s"]' % to)
+    box = d.find_element(By.CSS_SELECTOR, base).find_element(By.XPATH, "..")
+    buttons = wait("the choices", lambda: box.find_elements(By.CSS_SELECTOR, ".choices button[data-move]"))
+    offered = sorted(b.get_attribute("data-move") for b in buttons)
+    log("lesson %d offers %s" % (i, offered))
+    next(b for b in buttons if b.get_attribute("data-move") == mv).click()
+    after = wait("the lesson's move", lambda: lesson_fen(i) != before and lesson_fen(i))
+    check(variant, before, mv, after)
+    return offered
+
+
+# ---- a game kept across a reload and a restart --------------------------------
+
+server = Server("--db", DB)
+log("starting chromium")
+d = browser()
+try:
+    navigate(server.url + "?variant=chess")
+    wait("the board", fen)
+    play("chess", "e2", "e4", "e2e4")
+    play("chess", "e7", "e5", "e7e5")
+    kept = play("chess", "g1", "f3", "g1f3")
+    gid = game_id()
+    assert "game=" + gid in d.current_url, d.current_url
+    log("reload")
+    navigate(d.current_url)
+    wait("the same game after a reload", lambda: fen() == kept and game_id() == gid)
+    wait("its move list", lambda: plies() == 3)
+
+    log("restart the server (SIGKILL)")
+    server.kill()
+    server = Server("--db", DB)
+    navigate(server.url + "library.html")
+    rows = library_rows()
+    assert row(gid), [r.get_attribute("data-game") for r in rows]
+    cells = [c.text for c in row(gid)[0].find_elements(By.TAG_NAME, "td")]
+    log("library row: %s" % cells)
+    assert cells[1] == "Chess" and cells[4] == "*" and cells[5] == "2", cells
+    d.find_element(By.CSS_SELECTOR, "#filter-variant option[value=plunder]").click()
+    wait("the filter", lambda: not row(gid))
+    d.find_element(By.CSS_SELECTOR, "#filter-variant option[value='']").click()
+    wait("no filter", lambda: row(gid))
+    d.save_screenshot(os.path.join(SHOTS, "library.png"))
+
+    log("open it and play on")
+    follow(row(gid)[0].find_element(By.CSS_SELECTOR, "a.open"), "/?game=" + gid)
+    wait("the game opened", lambda: fen() == kept and game_id() == gid)
+    play("chess", "b8", "c6", "b8c6")
+
+    log("open it at ply 1 and continue from there")
+    navigate(server.url + "library.html")
+    library_rows()
+    at = row(gid)[0].find_element(By.CSS_SELECTOR, "input.at")
+    at.clear()
+    at.send_keys("1")
+    follow(row(gid)[0].find_element(By.CSS_SELECTOR, "a.open-at"), "/?game=%s&ply=1" % gid)
+    after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    wait("the position after 1. e4", lambda: fen() == after_e4)
+    click("#branch")
+    wait("a new game from there", lambda: game_id() and game_id() != gid and fen() == after_e4)
+    branch = game_id()
+    play("chess", "c7", "c5", "c7c5")
+
+    log("delete the branch in the library")
+    navigate(server.url + "library.html")
+    library_rows()
+    assert row(branch) and row(gid)
+    d.execute_script("window.confirm = () => true;")
+    row(branch)[0].find_element(By.CSS_SELECTOR, "button.delete").click()
+    wait("the row gone", lambda: not row(branch))
+    assert row(gid)
+
+    # ---- the rules pages ------------------------------------------------------
+    navigate(server.url + "?variant=plunder")
+    wait("the board", fen)
+    follow(d.find_element(By.ID, "rules-link"), "/rules.html?variant=plunder")
+    wait("the plunder lessons", lambda: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
+    assert "PlunderChess" in d.find_element(By.ID, "title").text
+    lit = d.find_elements(By.CSS_SELECTOR, 'svg.lesson-board[data-lesson="2"] g.over circle')
+    assert len(lit) >= 10, "the vested knight's moves are lit: %d" % len(lit)
+    offered = lesson_move("plunder", 0, "c3", "d5", "c3d5b")
+    assert offered == ["c3d5", "c3d5b"], offered
+    offered = lesson_move("plunder", 1, "d2", "d5", "d2d5q")
+    assert offered == ["d2d5", "d2d5n", "d2d5q"], offered
+    d.save_screenshot(os.path.join(SHOTS, "rules-plunder.png"))
+    navigate(server.url + "rules.html?variant=tavreli")
+    wait("the tavreli lessons", lambda: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
+    offered = lesson_move("tavreli", 1, "d4", "d8", "d4d8:2")
+    assert offered == ["d4d8", "d4d8:1", "d4d8:2"], offered
+    d.save_screenshot(os.path.join(SHOTS, "rules-tavreli.png"))
+    server.kill()
+
+    # ---- a library that cannot be written: the reason on the page --------------
+    server = Server("--db", "file:%s?mode=ro" % DB)
+    navigate(server.url + "?game=" + gid)
+    shown = wait("the kept game", lambda: game_id() == gid and fen())
+    click('#board [data-square="f1"]')
+    click('#board [data-square="c4"]')
+    said = wait("the library's refusal", lambda: "cannot store" in text_of("message") and text_of("message"))
+    log("message: " + said)
+    assert "nothing was changed" in said, said
+    assert fen() == shown, "the move was not played"
+    server.kill()
+
+    # ---- a shared board ---------------------------------------------------------
+    shared = Server("--host", "0.0.0.0", "--db", ":memory:")
+    bare = shared.url
+    navigate(bare)
+    assert "token" in d.page_source, "without the token: the refusal"
+    assert d.find_elements(By.ID, "board") == []
+    token = shared.shown.split("?token=")[1]
+    navigate(bare + "?variant=tavreli&token=" + token)
+    wait("the shared board", fen)
+    assert "token" not in d.current_url, d.current_url
+    play("tavreli", "e2", "e4", "e2e4")
+    cookies = d.get_cookies()
+    assert any(c["value"] == token and c["httpOnly"] for c in cookies), cookies
+    assert token not in d.page_source
+    shared.kill()
+finally:
+    d.quit()
+
+print("library ok", flush=True)
