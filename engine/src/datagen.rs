@@ -14,7 +14,13 @@
 //! arguments give the same file whatever `--concurrency` is. Output is
 //! appended; each run starts with a `#` line naming its arguments.
 //!
-//! The file format is [`records::Record`]'s.
+//! The text format is [`records::Record`]'s lines; the binary format
+//! (`--format binary`, or an `--out` name ending in `.bin`) is
+//! [`records::binary`]'s 64-byte records behind a header naming the run. A
+//! binary run resumes: rerun with the same arguments (any `--games`) and it
+//! goes on after the last whole game in the file (a game cut short is
+//! dropped and played again), so the file is the one an uninterrupted run
+//! writes.
 
 use crate::game::Game;
 use crate::limits::{EventSink, Options};
@@ -22,9 +28,9 @@ use crate::limits::{Limits, Score, SearchEvent};
 use crate::search::{self, Shared, STACK_SIZE};
 use eval::Evaluate;
 use movegen::{with_variant, Color, MoveList, Outcome, Position, SplitMix, Variant};
+use records::binary::{self, Grammar, Header, RECORD_BYTES};
 pub use records::Record;
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -44,6 +50,7 @@ pub const MAX_CONCURRENCY: u64 = 256;
 pub const USAGE: &str = "\
 usage: volkhv datagen --variant V --games N --nodes K --out FILE
                       [--random-plies P] [--seed S] [--concurrency T]
+                      [--format text|binary]
   --variant V        chess, plunder or tavreli
   --games N          games to play (1..)
   --nodes K          nodes searched per move (1..)
@@ -52,7 +59,19 @@ usage: volkhv datagen --variant V --games N --nodes K --out FILE
                      seed derived from S and i
   --concurrency T    games played at once (1..256, default 1); the file
                      does not depend on it
-  --out FILE         appended to: `FEN | score | result` lines (White's view)";
+  --out FILE         appended to: `FEN | score | result` lines (White's view)
+  --format F         text (the default) or binary (the default for a FILE
+                     ending in .bin): 64-byte records; a rerun with the same
+                     arguments resumes the run in the file";
+
+/// How the positions are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// `FEN | score | result` lines, appended run after run.
+    Text,
+    /// [`records::binary`] records; one run per file, resumable.
+    Binary,
+}
 
 /// What `volkhv datagen` is asked to do.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,6 +90,8 @@ pub struct Config {
     pub concurrency: u64,
     /// The file appended to.
     pub out: PathBuf,
+    /// Text or binary.
+    pub format: Format,
 }
 
 fn number(flag: &str, token: &str, min: u64, max: u64) -> Result<u64, String> {
@@ -99,6 +120,7 @@ impl Config {
                 "--seed",
                 "--concurrency",
                 "--out",
+                "--format",
             ];
             let Some(&name) = known.iter().find(|&&k| k == flag) else {
                 return Err(format!("unknown argument \"{flag}\""));
@@ -125,6 +147,13 @@ impl Config {
         if out.is_empty() {
             return Err("--out needs a file name".to_string());
         }
+        let format = match values.get("--format").copied() {
+            Some("text") => Format::Text,
+            Some("binary") => Format::Binary,
+            Some(f) => return Err(format!("--format \"{f}\" is not text or binary")),
+            None if out.ends_with(".bin") => Format::Binary,
+            None => Format::Text,
+        };
         Ok(Config {
             variant,
             games: number("--games", required("--games")?, 1, u64::MAX)?,
@@ -143,6 +172,7 @@ impl Config {
                 MAX_CONCURRENCY,
             )?,
             out: PathBuf::from(out),
+            format,
         })
     }
 
@@ -153,6 +183,17 @@ impl Config {
         format!(
             "# volkhv datagen --variant {} --games {} --nodes {} --random-plies {} --seed {}",
             self.variant, self.games, self.nodes, self.random_plies, self.seed
+        )
+    }
+
+    /// The header of a binary file: [`Config::header`] without the number
+    /// of games, which a resumed run may raise (the file holds games
+    /// `0..n` of the run).
+    #[must_use]
+    pub fn run_header(&self) -> String {
+        format!(
+            "# volkhv datagen --variant {} --nodes {} --random-plies {} --seed {}",
+            self.variant, self.nodes, self.random_plies, self.seed
         )
     }
 }
@@ -313,6 +354,9 @@ pub struct Summary {
     pub plies: u64,
     /// Wall time, milliseconds.
     pub time_ms: u64,
+    /// The game this run started at (a resumed binary run: the games
+    /// before it were in the file already).
+    pub first_game: u64,
 }
 
 impl std::fmt::Display for Summary {
@@ -325,7 +369,11 @@ impl std::fmt::Display for Summary {
             self.plies as f64 / self.games.max(1) as f64,
             self.positions,
             self.time_ms as f64 / 1000.0
-        )
+        )?;
+        if self.first_game > 0 {
+            write!(f, ", resumed at game {}", self.first_game)?;
+        }
+        Ok(())
     }
 }
 
@@ -342,6 +390,129 @@ fn progress_bar(games: u64, show: bool) -> indicatif::ProgressBar {
     bar
 }
 
+/// The file a run writes to.
+struct Output {
+    file: std::io::BufWriter<std::fs::File>,
+    path: PathBuf,
+    /// `Some` for binary records of that grammar.
+    binary: Option<Grammar>,
+}
+
+impl Output {
+    /// Opens `cfg.out` for the run: text is appended to after a header
+    /// line; a binary file is created with its header, or, if it holds
+    /// this run already, cut back to the start of its last game. Returns
+    /// the output and the first game to play.
+    fn open(cfg: &Config) -> Result<(Output, u64), String> {
+        let path = cfg.out.clone();
+        let open_err = |e: std::io::Error| format!("cannot open {}: {e}", path.display());
+        let mut append = std::fs::OpenOptions::new();
+        append.create(true).append(true);
+        if cfg.format == Format::Text {
+            let file = append.open(&path).map_err(open_err)?;
+            let mut out = Output {
+                file: std::io::BufWriter::new(file),
+                path: path.clone(),
+                binary: None,
+            };
+            out.write(format!("{}\n", cfg.header()).as_bytes())?;
+            return Ok((out, 0));
+        }
+        let existing = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return Err(open_err(e)),
+        };
+        let (keep, first) = resume_point(cfg, &existing)?;
+        let file = append.open(&path).map_err(open_err)?;
+        file.set_len(keep as u64).map_err(open_err)?;
+        let mut out = Output {
+            file: std::io::BufWriter::new(file),
+            path: path.clone(),
+            binary: Some(Grammar::of(cfg.variant)),
+        };
+        if keep == 0 {
+            let header = Header {
+                variant: cfg.variant,
+                text: cfg.run_header(),
+            };
+            out.write(&header.bytes())?;
+        }
+        Ok((out, first))
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> Result<(), String> {
+        let path = &self.path;
+        let err = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
+        self.file.write_all(bytes).map_err(err)?;
+        self.file.flush().map_err(err)
+    }
+
+    /// Writes game `index`'s records at once, so a run stopped between
+    /// games leaves whole games.
+    fn write_game(&mut self, index: u64, game: &GameRecord) -> Result<(), String> {
+        let mut bytes = Vec::new();
+        for (i, r) in game.records.iter().enumerate() {
+            match self.binary {
+                None => bytes.extend_from_slice(format!("{}\n", r.line()).as_bytes()),
+                Some(grammar) => {
+                    let game_index =
+                        u32::try_from(index).map_err(|_| "over 2^32 games".to_string())?;
+                    let mut record = binary::pack(r, game_index, grammar)?;
+                    if i + 1 == game.records.len() {
+                        binary::mark_last(&mut record);
+                    }
+                    bytes.extend_from_slice(&record);
+                }
+            }
+        }
+        self.write(&bytes)
+    }
+}
+
+/// Where a binary run resumes in the file `existing`: the bytes to keep
+/// and the first game to play (after the last game, or that game again
+/// when its last record is missing).
+fn resume_point(cfg: &Config, existing: &[u8]) -> Result<(usize, u64), String> {
+    if existing.is_empty() {
+        return Ok((0, 0));
+    }
+    let name = cfg.out.display();
+    let (header, start) =
+        Header::read(existing).map_err(|e| format!("{name} is not this run's file: {e}"))?;
+    if header.variant != cfg.variant || header.text != cfg.run_header() {
+        return Err(format!(
+            "{name} holds another run (\"{}\"); resume with its arguments or use another --out",
+            header.text
+        ));
+    }
+    // A record cut short by a stop is dropped with its game.
+    let whole = (existing.len() - start) / RECORD_BYTES;
+    let record = |i: usize| -> &[u8; RECORD_BYTES] {
+        let at = start + i * RECORD_BYTES;
+        existing[at..at + RECORD_BYTES]
+            .try_into()
+            .unwrap_or(&[0; RECORD_BYTES])
+    };
+    let game_at = |i: usize| binary::game_of(record(i));
+    let Some(last) = whole.checked_sub(1).map(game_at) else {
+        return Ok((start, 0));
+    };
+    if last == binary::UNKNOWN_GAME {
+        return Err(format!(
+            "{name} was converted from text: it cannot be resumed"
+        ));
+    }
+    if binary::is_last(record(whole - 1)) {
+        return Ok((start + whole * RECORD_BYTES, u64::from(last) + 1));
+    }
+    let mut keep = whole;
+    while keep > 0 && game_at(keep - 1) == last {
+        keep -= 1;
+    }
+    Ok((start + keep * RECORD_BYTES, u64::from(last)))
+}
+
 /// Runs the whole generation: `concurrency` worker threads play the games,
 /// this thread appends them to the file in game order. `progress` shows a
 /// bar with the ETA on stderr (indicatif draws only on a terminal).
@@ -350,18 +521,15 @@ fn progress_bar(games: u64, show: bool) -> indicatif::ProgressBar {
 /// The file cannot be opened or written, or a worker cannot start.
 pub fn run(cfg: &Config, progress: bool) -> Result<Summary, String> {
     let start = Instant::now();
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&cfg.out)
-        .map_err(|e| format!("cannot open {}: {e}", cfg.out.display()))?;
-    let mut out = std::io::BufWriter::new(file);
-    let write_err = |e: std::io::Error| format!("cannot write {}: {e}", cfg.out.display());
-    writeln!(out, "{}", cfg.header()).map_err(write_err)?;
+    let (mut out, first) = Output::open(cfg)?;
     let bar = progress_bar(cfg.games, progress);
-    let next = AtomicUsize::new(0);
+    bar.set_position(first);
+    let next = AtomicUsize::new(first as usize);
     let (tx, rx) = mpsc::channel::<(u64, GameRecord)>();
-    let mut summary = Summary::default();
+    let mut summary = Summary {
+        first_game: first,
+        ..Summary::default()
+    };
     std::thread::scope(|scope| -> Result<(), String> {
         for id in 0..cfg.concurrency {
             let (tx, next) = (tx.clone(), &next);
@@ -382,16 +550,11 @@ pub fn run(cfg: &Config, progress: bool) -> Result<Summary, String> {
         }
         drop(tx);
         let mut pending = BTreeMap::new();
-        let mut written = 0;
+        let mut written = first;
         for (i, game) in rx {
             pending.insert(i, game);
             while let Some(game) = pending.remove(&written) {
-                let mut text = String::new();
-                for r in &game.records {
-                    let _ = writeln!(text, "{}", r.line());
-                }
-                out.write_all(text.as_bytes()).map_err(write_err)?;
-                out.flush().map_err(write_err)?;
+                out.write_game(written, &game)?;
                 summary.games += 1;
                 summary.positions += game.records.len() as u64;
                 summary.plies += game.plies as u64;
@@ -431,6 +594,20 @@ mod tests {
             ),
             (Variant::Plunder, 3, 500, 8, 0, 1)
         );
+        assert_eq!(c.format, Format::Text);
+        let binary = |a: &str| Config::parse(&args(a)).map(|c| c.format);
+        assert_eq!(
+            binary("--variant chess --games 1 --nodes 1 --out x.bin"),
+            Ok(Format::Binary)
+        );
+        assert_eq!(
+            binary("--variant chess --games 1 --nodes 1 --out x --format binary"),
+            Ok(Format::Binary)
+        );
+        assert_eq!(
+            binary("--variant chess --games 1 --nodes 1 --out x.bin --format text"),
+            Ok(Format::Text)
+        );
         for (bad, reason) in [
             (
                 "--variant go --games 1 --nodes 1 --out x",
@@ -460,6 +637,10 @@ mod tests {
             (
                 "--variant chess --games 1 --nodes 1 --out x --random-plies 101",
                 "--random-plies 101 is out of range",
+            ),
+            (
+                "--variant chess --games 1 --nodes 1 --out x --format xml",
+                "--format \"xml\" is not text or binary",
             ),
             (
                 "--variant chess --games 1 --nodes 1 --out x --concurrency 0",

@@ -28,6 +28,7 @@ macro_rules! traceable {
 pub(crate) use traceable;
 
 pub mod chess;
+pub mod nets;
 pub mod nnue;
 pub mod plunder;
 pub mod pst;
@@ -121,8 +122,10 @@ pub trait Traceable: Evaluate {
     fn table() -> &'static Self::Table;
 
     /// The hand-written evaluation as a linear function of the weights; its
-    /// `eval` is [`Evaluate::evaluate`], except in chess, whose search adds
-    /// a network's correction ([`nnue`]) to it (`chess::evaluate_board`).
+    /// `eval` is [`Evaluate::evaluate`] without a network's correction
+    /// (chess's [`nnue`], a variant's embedded [`nets`] network):
+    /// `chess::evaluate_board`, `plunder::hand_written`,
+    /// `tavreli::hand_written`.
     fn trace(&self) -> Trace;
 }
 
@@ -178,8 +181,8 @@ mod tests {
     #[test]
     fn traces_replay_to_the_evaluation() {
         trace_replays::<Chess>(60, |p| chess::evaluate_board(p.board(), p.turn()));
-        trace_replays::<Plunder>(60, Plunder::evaluate);
-        trace_replays::<Tavreli>(30, Tavreli::evaluate);
+        trace_replays::<Plunder>(60, plunder::hand_written);
+        trace_replays::<Tavreli>(30, tavreli::hand_written);
     }
 
     #[test]

@@ -250,7 +250,7 @@ thread_local! {
 
 /// Σ clamp(a, 0, QA)² · w: squared clipped ReLU and the output layer.
 #[inline]
-fn activate(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+pub(crate) fn activate(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
     acc.iter()
         .zip(weights)
         .map(|(&a, &w)| {

@@ -65,7 +65,7 @@ impl Evaluate for Plunder {
     const WDL: crate::wdl::WdlModel = WDL;
 
     fn evaluate(&self) -> i32 {
-        evaluate_with::<S>(self, &Reader::new(&PLUNDER))
+        hand_written(self) + crate::nets::correction(self)
     }
 
     /// The vest-aware [`exchange`]: the search prunes losing captures and
@@ -74,6 +74,13 @@ impl Evaluate for Plunder {
     fn see_ge(&self, m: Move, threshold: i32) -> bool {
         exchange(self, m) >= threshold
     }
+}
+
+/// The hand-written evaluation (side to move's view): the evaluation
+/// without the network's correction (`eval::nets`), what the tuner fits.
+#[must_use]
+pub fn hand_written(pos: &Plunder) -> i32 {
+    evaluate_with::<S>(pos, &Reader::new(&PLUNDER))
 }
 
 /// The evaluation as a linear function of the weights (see [`Trace`]).

@@ -227,6 +227,13 @@ fn evaluate_with<A: Acc>(pos: &Tavreli, w: &W<'_, A>) -> A::Out {
     A::finish(white_terms(pos, w), A::default(), PHASE_MAX, 1, pos.turn())
 }
 
+/// The hand-written evaluation (side to move's view): the evaluation
+/// without the network's correction (`eval::nets`), what the tuner fits.
+#[must_use]
+pub fn hand_written(pos: &Tavreli) -> i32 {
+    evaluate_with::<S>(pos, &Reader::new(&TAVRELI))
+}
+
 /// The evaluation as a linear function of the weights (see [`Trace`]).
 #[must_use]
 pub fn trace(pos: &Tavreli) -> Trace {
@@ -269,7 +276,7 @@ impl Evaluate for Tavreli {
     }
 
     fn evaluate(&self) -> i32 {
-        evaluate_with::<S>(self, &Reader::new(&TAVRELI))
+        hand_written(self) + crate::nets::correction(self)
     }
 }
 

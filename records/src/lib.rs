@@ -13,6 +13,10 @@
 //! `score`: the search's score in centipawns from White's view; `result`:
 //! the game's result from White's view, `1.0`, `0.5` or `0.0`. Lines
 //! starting with `#` are comments.
+//!
+//! The same records also have a compact binary form, [`binary`].
+
+pub mod binary;
 
 /// One labelled position of a data file.
 #[derive(Clone, Debug, PartialEq)]

@@ -28,12 +28,9 @@ const NAMES: [&str; 6] = [
 ];
 
 /// Files that may name a variant, and why.
-const ALLOWED: [(&str, &str); 2] = [
+const ALLOWED: [(&str, &str); 1] = [
     // A test-only module (`#[cfg(test)] mod shim_props;`).
     ("volkhv/src/shim_props.rs", "property tests"),
-    // The trainer of chess's network: the network is chess's own feature
-    // set, as a variant's evaluation module is its own.
-    ("tuner/src/nnue.rs", "chess network trainer"),
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

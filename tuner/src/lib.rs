@@ -34,6 +34,7 @@ use rayon::prelude::*;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+pub mod data;
 pub mod nnue;
 pub mod wdl;
 
@@ -70,10 +71,6 @@ pub struct Dataset {
 }
 
 /// A dataset error: which line of which file, and why.
-fn at(path: &std::path::Path, line: usize, why: &str) -> String {
-    format!("{}:{line}: {why}", path.display())
-}
-
 impl Dataset {
     /// Number of positions.
     #[must_use]
@@ -156,54 +153,26 @@ fn compact(
 }
 
 impl Dataset {
-    /// Reads `volkhv datagen` files of variant `P` (at most `limit`
-    /// positions), tracing every position with the compiled-in table.
+    /// Reads `volkhv datagen` files of variant `P`, text or binary (at
+    /// most `limit` positions), tracing every position with the
+    /// compiled-in table.
     ///
     /// # Errors
     /// An unreadable file, a header of another variant, or a bad line
     /// (file and line named).
     pub fn load<P: Traceable>(paths: &[PathBuf], limit: Option<usize>) -> Result<Dataset, String> {
-        let mut lines = Vec::new();
-        for path in paths {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            for (n, line) in text.lines().enumerate() {
-                if let Some(header) = line.strip_prefix('#') {
-                    check_header(header, P::VARIANT.name()).map_err(|e| at(path, n + 1, &e))?;
-                } else if !line.trim().is_empty() {
-                    lines.push((path, n + 1, line.to_string()));
-                }
-                if limit.is_some_and(|l| lines.len() >= l) {
-                    break;
-                }
-            }
-        }
-        let traced: Vec<Result<(Trace, f64, i32), String>> = lines
+        let raw = data::read(paths, P::VARIANT, limit)?;
+        let traced: Vec<Result<(Trace, f64, i32), String>> = raw
             .par_iter()
-            .map(|(path, n, line)| {
-                let r = records::Record::parse(line).map_err(|e| at(path, *n, &e))?;
-                let pos = P::from_fen(&r.fen).map_err(|e| at(path, *n, &e.to_string()))?;
+            .map(|raw| {
+                let r = raw.record()?;
+                let pos = P::from_fen(&r.fen).map_err(|e| raw.at(&e.to_string()))?;
                 Ok((pos.trace(), r.result, r.score))
             })
             .collect();
         let traced: Result<Vec<_>, String> = traced.into_iter().collect();
         Dataset::from_traces(P::Table::slots().len(), traced?)
     }
-}
-
-/// A `# volkhv datagen --variant V ...` header must name `variant`.
-fn check_header(header: &str, variant: &str) -> Result<(), String> {
-    let mut words = header.split_whitespace();
-    while let Some(w) = words.next() {
-        if w == "--variant" {
-            return match words.next() {
-                Some(v) if v == variant => Ok(()),
-                Some(v) => Err(format!("data of variant {v}, tuning {variant}")),
-                None => Err("--variant without a name".to_string()),
-            };
-        }
-    }
-    Ok(())
 }
 
 /// The logistic function.

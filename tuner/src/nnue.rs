@@ -1,5 +1,6 @@
-//! Training chess's evaluation network (`eval::nnue`) on `volkhv datagen`
-//! files: mini-batch Adam on the mean squared error between `σ(K·e/400)`
+//! Training a variant's evaluation network (chess's `eval::nnue`, the
+//! variants' `eval::nets`, inputs from [`eval::nets::Features`]) on
+//! `volkhv datagen` files, text or binary: mini-batch Adam on the mean squared error between `σ(K·e/400)`
 //! and the blended target `λ·σ(K·s/400) + (1−λ)·r` (the same model and
 //! labels as the Texel tuner, with the network's evaluation `e` in place of
 //! the hand-written one), in `f32`, then quantised to the embedded file
@@ -10,20 +11,39 @@
 //! were set in.
 
 use crate::sigmoid;
-use eval::nnue::{input_index, HIDDEN, INPUTS, MAGIC, QA, QB};
-use movegen::{Chess, Color, Position, Role};
+use eval::nets::{active_inputs, Features};
+use eval::nnue::{HIDDEN, QA, QB};
+use movegen::{Color, Role};
 use rayon::prelude::*;
 use std::path::PathBuf;
 
-/// Most pieces on a chess board.
-const MAX_PIECES: usize = 32;
-/// Offsets in the flat parameter vector.
-const BIAS: usize = INPUTS * HIDDEN;
-const OUTPUT: usize = BIAS + HIDDEN;
-const OUTPUT_BIAS: usize = OUTPUT + 2 * HIDDEN;
-const PSQT: usize = OUTPUT_BIAS + 1;
-/// Parameters in all.
-pub const PARAMETERS: usize = PSQT + INPUTS;
+/// Offsets in the flat parameter vector of a network of `inputs` inputs.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    bias: usize,
+    output: usize,
+    output_bias: usize,
+    psqt: usize,
+    /// Parameters in all.
+    parameters: usize,
+}
+
+impl Layout {
+    const fn new(inputs: usize) -> Layout {
+        let bias = inputs * HIDDEN;
+        let output = bias + HIDDEN;
+        let output_bias = output + 2 * HIDDEN;
+        let psqt = output_bias + 1;
+        Layout {
+            bias,
+            output,
+            output_bias,
+            psqt,
+            parameters: psqt + inputs,
+        }
+    }
+}
+
 /// Output weights stay where `i16` products cannot overflow after
 /// quantisation (|w| · QB ≤ 127).
 const OUTPUT_CLIP: f32 = 127.0 / QB as f32;
@@ -31,8 +51,8 @@ const OUTPUT_CLIP: f32 = 127.0 / QB as f32;
 /// One training position: both views' inputs and White's labels.
 #[derive(Clone, Debug)]
 pub struct Sample {
-    inputs: [[u16; MAX_PIECES]; 2],
-    pieces: u8,
+    /// White's view's inputs, then Black's (as many).
+    inputs: Box<[u16]>,
     white_to_move: bool,
     /// Search score, White's view (centipawns).
     score: f32,
@@ -45,24 +65,14 @@ pub struct Sample {
 impl Sample {
     /// The position's inputs and labels.
     #[must_use]
-    pub fn new(pos: &Chess, score: i32, result: f64) -> Sample {
-        let board = pos.board();
-        let mut inputs = [[0u16; MAX_PIECES]; 2];
-        let mut pieces = 0;
-        for color in Color::ALL {
-            for role in Role::CHESS {
-                for sq in board.pieces(color, role) {
-                    for view in Color::ALL {
-                        inputs[view.index()][pieces] = input_index(view, color, role, sq) as u16;
-                    }
-                    pieces += 1;
-                }
-            }
+    pub fn new<P: Features>(pos: &P, score: i32, result: f64) -> Sample {
+        let mut inputs = Vec::with_capacity(64);
+        for view in Color::ALL {
+            active_inputs(pos, view, &mut |i| inputs.push(i as u16));
         }
-        let hce = crate::white_view(eval::chess::evaluate_board(board, pos.turn()), pos.turn());
+        let hce = crate::white_view(pos.hand_written(), pos.turn());
         Sample {
-            inputs,
-            pieces: pieces as u8,
+            inputs: inputs.into_boxed_slice(),
             white_to_move: pos.turn() == Color::White,
             score: score as f32,
             result: result as f32,
@@ -73,17 +83,16 @@ impl Sample {
     /// The same position with the board mirrored left to right (castling
     /// rights are not an input, so the labels carry over).
     #[must_use]
-    pub fn mirrored(&self) -> Sample {
+    pub fn mirrored<P: Features>(&self) -> Sample {
         let mut m = self.clone();
-        for view in &mut m.inputs {
-            view.iter_mut().for_each(|i| *i ^= 7);
-        }
+        m.inputs
+            .iter_mut()
+            .for_each(|i| *i = P::mirror(usize::from(*i)) as u16);
         m
     }
 
     fn views(&self) -> (&[u16], &[u16]) {
-        let n = usize::from(self.pieces);
-        let (w, b) = (&self.inputs[0][..n], &self.inputs[1][..n]);
+        let (w, b) = self.inputs.split_at(self.inputs.len() / 2);
         if self.white_to_move {
             (w, b)
         } else {
@@ -106,30 +115,18 @@ fn sigmoid32(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// Reads `volkhv datagen` chess files (at most `limit` positions).
+/// Reads `volkhv datagen` files of variant `P`, text or binary (at most
+/// `limit` positions).
 ///
 /// # Errors
-/// An unreadable file or a bad line (file and line named).
-pub fn load(paths: &[PathBuf], limit: Option<usize>) -> Result<Vec<Sample>, String> {
-    let mut lines = Vec::new();
-    for path in paths {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        for (n, line) in text.lines().enumerate() {
-            if !line.starts_with('#') && !line.trim().is_empty() {
-                lines.push((path, n + 1, line.to_string()));
-            }
-            if limit.is_some_and(|l| lines.len() >= l) {
-                break;
-            }
-        }
-    }
-    lines
+/// An unreadable file, data of another variant or a bad position (file
+/// and line or record named).
+pub fn load<P: Features>(paths: &[PathBuf], limit: Option<usize>) -> Result<Vec<Sample>, String> {
+    crate::data::read(paths, P::VARIANT, limit)?
         .par_iter()
-        .map(|(path, n, line)| {
-            let at = |e: &str| format!("{}:{n}: {e}", path.display());
-            let r = records::Record::parse(line).map_err(|e| at(&e))?;
-            let pos = Chess::from_fen(&r.fen).map_err(|e| at(&e.to_string()))?;
+        .map(|raw| {
+            let r = raw.record()?;
+            let pos = P::from_fen(&r.fen).map_err(|e| raw.at(&e.to_string()))?;
             Ok(Sample::new(&pos, r.score, r.result))
         })
         .collect()
@@ -191,6 +188,8 @@ pub struct Settings {
 
 /// The network in floating point, with Adam's moments.
 pub struct Trainer {
+    layout: Layout,
+    magic: [u8; 8],
     params: Vec<f32>,
     m: Vec<f32>,
     v: Vec<f32>,
@@ -200,25 +199,37 @@ pub struct Trainer {
 }
 
 impl Trainer {
-    /// A network with small seeded random weights.
+    /// A network of `P`'s inputs with small seeded random weights.
     #[must_use]
-    pub fn new(settings: Settings) -> Trainer {
+    pub fn new<P: Features>(settings: Settings) -> Trainer {
+        let layout = Layout::new(P::INPUTS);
         let mut rng = settings.seed | 1;
-        let mut params = vec![0.0f32; PARAMETERS];
+        let mut params = vec![0.0f32; layout.parameters];
+        // Inputs that training seldom sees keep their start, which is
+        // noise: the more inputs a feature set has, the sparser each is,
+        // so the start shrinks with their number (chess's 768: ±0.1).
+        let spread = 0.2
+            * (eval::nnue::INPUTS as f32 / P::INPUTS as f32)
+                .sqrt()
+                .min(1.0);
         for (i, p) in params.iter_mut().enumerate() {
             let u = (next(&mut rng) >> 11) as f32 / (1u64 << 53) as f32 - 0.5;
             *p = match i {
-                _ if i < BIAS => u * 0.2,
-                _ if i < OUTPUT => 0.0,
-                _ if i < OUTPUT_BIAS && !settings.residual => u * 0.2,
-                _ if i >= PSQT && !settings.residual => material_start(i - PSQT),
+                _ if i < layout.bias => u * spread,
+                _ if i < layout.output => 0.0,
+                _ if i < layout.output_bias && !settings.residual => u * 0.2,
+                _ if i >= layout.psqt && !settings.residual => {
+                    material_start(P::input_piece(i - layout.psqt))
+                }
                 _ => 0.0,
             };
         }
         Trainer {
+            layout,
+            magic: *P::MAGIC,
             params,
-            m: vec![0.0; PARAMETERS],
-            v: vec![0.0; PARAMETERS],
+            m: vec![0.0; layout.parameters],
+            v: vec![0.0; layout.parameters],
             steps: 0,
             settings,
             rng,
@@ -228,18 +239,18 @@ impl Trainer {
     /// The float network's evaluation for the side to move, in units of
     /// `SCALE` centipawns, with the hidden layer's pre-activations.
     fn forward(&self, s: &Sample, us: &mut [f32], them: &mut [f32]) -> f32 {
-        let p = &self.params;
+        let (p, l) = (&self.params, &self.layout);
         let (ours, theirs) = s.views();
         for (acc, inputs) in [(&mut *us, ours), (&mut *them, theirs)] {
-            acc.copy_from_slice(&p[BIAS..OUTPUT]);
+            acc.copy_from_slice(&p[l.bias..l.output]);
             for &i in inputs {
                 let row = &p[usize::from(i) * HIDDEN..][..HIDDEN];
                 acc.iter_mut().zip(row).for_each(|(a, w)| *a += w);
             }
         }
-        let out = &p[OUTPUT..OUTPUT_BIAS];
+        let out = &p[l.output..l.output_bias];
         let act = |a: f32| a.clamp(0.0, 1.0).powi(2);
-        let psqt = &p[PSQT..];
+        let psqt = &p[l.psqt..];
         let linear = ours.iter().map(|&i| psqt[usize::from(i)]).sum::<f32>()
             - theirs.iter().map(|&i| psqt[usize::from(i)]).sum::<f32>();
         us.iter()
@@ -251,7 +262,7 @@ impl Trainer {
                 .zip(&out[HIDDEN..])
                 .map(|(&a, w)| act(a) * w)
                 .sum::<f32>()
-            + p[OUTPUT_BIAS]
+            + p[l.output_bias]
             + linear / 2.0
     }
 
@@ -274,25 +285,25 @@ impl Trainer {
         let err = pred - s.target(k, lambda);
         let g = 2.0 * err * pred * (1.0 - pred) * k;
         let (ours, theirs) = s.views();
-        let p = &self.params;
-        grad[OUTPUT_BIAS] += g;
+        let (p, l) = (&self.params, &self.layout);
+        grad[l.output_bias] += g;
         for &i in ours {
-            grad[PSQT + usize::from(i)] += g / 2.0;
+            grad[l.psqt + usize::from(i)] += g / 2.0;
         }
         for &i in theirs {
-            grad[PSQT + usize::from(i)] -= g / 2.0;
+            grad[l.psqt + usize::from(i)] -= g / 2.0;
         }
         for (half, (acc, inputs)) in [(&*us, ours), (&*them, theirs)].into_iter().enumerate() {
-            let out_w = &p[OUTPUT + half * HIDDEN..][..HIDDEN];
+            let out_w = &p[l.output + half * HIDDEN..][..HIDDEN];
             let mut d = [0.0f32; HIDDEN];
             for j in 0..HIDDEN {
                 let a = acc[j].clamp(0.0, 1.0);
-                grad[OUTPUT + half * HIDDEN + j] += g * a * a;
+                grad[l.output + half * HIDDEN + j] += g * a * a;
                 if acc[j] > 0.0 && acc[j] < 1.0 {
                     d[j] = g * out_w[j] * 2.0 * a;
                 }
             }
-            grad[BIAS..OUTPUT]
+            grad[l.bias..l.output]
                 .iter_mut()
                 .zip(&d)
                 .for_each(|(x, y)| *x += y);
@@ -318,7 +329,7 @@ impl Trainer {
             let (grad, loss) = batch
                 .par_chunks(part)
                 .map(|chunk| {
-                    let mut grad = vec![0.0f32; PARAMETERS];
+                    let mut grad = vec![0.0f32; self.layout.parameters];
                     let (mut us, mut them) = ([0.0f32; HIDDEN], [0.0f32; HIDDEN]);
                     let loss: f64 = chunk
                         .iter()
@@ -348,6 +359,7 @@ impl Trainer {
             self.settings.lr * (1.0 - B2.powi(self.steps)).sqrt() / (1.0 - B1.powi(self.steps));
         let scale = 1.0 / n as f32;
         let decay = self.settings.weight_decay;
+        let outputs = self.layout.output..self.layout.output_bias;
         let params = self.params.par_iter_mut().zip(&mut self.m).zip(&mut self.v);
         params
             .zip(grad)
@@ -357,7 +369,7 @@ impl Trainer {
                 *m = B1 * *m + (1.0 - B1) * g;
                 *v = B2 * *v + (1.0 - B2) * g * g;
                 *p -= lr * (*m / (v.sqrt() + 1e-8) + decay * *p);
-                if (OUTPUT..OUTPUT_BIAS).contains(&i) {
+                if outputs.contains(&i) {
                     *p = p.clamp(-OUTPUT_CLIP, OUTPUT_CLIP);
                 }
             });
@@ -366,7 +378,7 @@ impl Trainer {
     /// The float network's evaluation of `pos` in centipawns for the side
     /// to move (what the quantised file should reproduce).
     #[must_use]
-    pub fn evaluate(&self, pos: &Chess) -> f32 {
+    pub fn evaluate<P: Features>(&self, pos: &P) -> f32 {
         let s = Sample::new(pos, 0, 0.5);
         let (mut us, mut them) = ([0.0f32; HIDDEN], [0.0f32; HIDDEN]);
         (self.forward(&s, &mut us, &mut them) + self.base(&s)) * eval::nnue::SCALE as f32
@@ -394,21 +406,23 @@ impl Trainer {
         self.settings.lr = lr;
     }
 
-    /// The network quantised to `eval::nnue`'s file layout.
+    /// The network quantised to the file layout (`eval::nnue`'s, with the
+    /// variant's magic).
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = MAGIC.to_vec();
+        let mut out = self.magic.to_vec();
         out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
         let q = |x: f32, scale: i32| -> i16 {
             (x * scale as f32)
                 .round()
                 .clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16
         };
-        for (i, &p) in self.params[..OUTPUT_BIAS].iter().enumerate() {
-            let scale = if i < OUTPUT { QA } else { QB };
+        let l = &self.layout;
+        for (i, &p) in self.params[..l.output_bias].iter().enumerate() {
+            let scale = if i < l.output { QA } else { QB };
             out.extend_from_slice(&q(p, scale).to_le_bytes());
         }
-        for &p in &self.params[OUTPUT_BIAS..] {
+        for &p in &self.params[l.output_bias..] {
             let v = (p * (QA * QB) as f32).round() as i32;
             out.extend_from_slice(&v.to_le_bytes());
         }
@@ -416,12 +430,14 @@ impl Trainer {
     }
 }
 
-/// The linear term's start: material, in the output's units (positive
-/// for the viewer's pieces).
-fn material_start(input: usize) -> f32 {
-    const VALUES: [f32; 6] = [100.0, 320.0, 330.0, 500.0, 950.0, 0.0];
-    let sign = if input < 384 { 1.0 } else { -1.0 };
-    sign * VALUES[input % 384 / 64] / eval::nnue::SCALE as f32
+/// The linear term's start: material (`eval::role_value`), in the
+/// output's units, positive for the viewer's pieces; 0 for inputs that are
+/// not a piece on a square.
+fn material_start(piece: Option<(bool, Role)>) -> f32 {
+    piece.map_or(0.0, |(own, role)| {
+        let sign = if own { 1.0 } else { -1.0 };
+        sign * eval::role_value(role) as f32 / eval::nnue::SCALE as f32
+    })
 }
 
 /// xorshift64*.

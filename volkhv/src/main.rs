@@ -122,7 +122,7 @@ fn datagen_command(rest: &[String]) -> ExitCode {
     match datagen::run(&cfg, true) {
         Ok(summary) => {
             eprintln!(
-                "volkhv datagen: {summary}, appended to {}",
+                "volkhv datagen: {summary}, written to {}",
                 cfg.out.display()
             );
             ExitCode::SUCCESS

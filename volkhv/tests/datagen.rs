@@ -155,3 +155,73 @@ fn bad_arguments_exit_with_status_2() {
     }
     assert!(!out.exists(), "nothing is written on bad arguments");
 }
+
+/// A binary run holds the text run's records: its text form is the text
+/// file, in every variant.
+#[test]
+fn binary_output_is_the_text_output_packed() {
+    for variant in Variant::ALL {
+        let (text, bin) = (
+            temp_file(&format!("{variant}-same.txt")),
+            temp_file(&format!("{variant}-same.bin")),
+        );
+        let args = format!("--variant {variant} {ARGS}");
+        assert!(datagen(&args, &text).status.success());
+        assert!(datagen(&args, &bin).status.success());
+        let text_file = std::fs::read_to_string(&text).expect("written");
+        let bin_file = std::fs::read(&bin).expect("written");
+        assert!(records::binary::is_binary(&bin_file));
+        assert!(text_file.lines().count() > 20);
+        // The binary header leaves the number of games out (a resumed run
+        // may raise it).
+        let header = text_file.lines().next().unwrap_or_default().to_string();
+        let text_file = text_file.replacen(&header, &header.replace(" --games 2", ""), 1);
+        assert_eq!(
+            records::binary::binary_to_text(&bin_file),
+            Ok(text_file.clone())
+        );
+        let (again, dropped) = records::binary::text_to_binary(&text_file, None).expect("packs");
+        assert_eq!(dropped, 0);
+        assert_eq!(records::binary::binary_to_text(&again), Ok(text_file));
+        for f in [text, bin] {
+            let _ = std::fs::remove_file(f);
+        }
+    }
+}
+
+/// A binary run stopped after some games, or in the middle of a record,
+/// resumes into the file an uninterrupted run writes; another run's file
+/// is refused.
+#[test]
+fn binary_runs_resume() {
+    let whole = temp_file("whole.bin");
+    let args = |games: u64| {
+        format!("--variant tavreli --games {games} --nodes 300 --random-plies 6 --seed 11 --format binary")
+    };
+    assert!(datagen(&args(3), &whole).status.success());
+    let expected = std::fs::read(&whole).expect("written");
+
+    let cut = temp_file("cut.bin");
+    assert!(datagen(&args(1), &cut).status.success());
+    let resumed = datagen(&args(3), &cut);
+    assert!(resumed.status.success());
+    assert!(String::from_utf8_lossy(&resumed.stderr).contains("resumed at game"));
+    assert_eq!(std::fs::read(&cut).expect("written"), expected);
+
+    // Killed in the middle of a record of the last game.
+    std::fs::write(&cut, &expected[..expected.len() - 100]).expect("written");
+    assert!(datagen(&args(3), &cut).status.success());
+    assert_eq!(std::fs::read(&cut).expect("written"), expected);
+
+    // A finished run asked again adds nothing.
+    assert!(datagen(&args(3), &cut).status.success());
+    assert_eq!(std::fs::read(&cut).expect("written"), expected);
+
+    let other = datagen(&args(3).replace("--seed 11", "--seed 12"), &cut);
+    assert_eq!(other.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&other.stderr).contains("holds another run"));
+    assert_eq!(std::fs::read(&cut).expect("untouched"), expected);
+    for f in [whole, cut] {
+        let _ = std::fs::remove_file(f);
+    }
+}

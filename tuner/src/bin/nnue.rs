@@ -1,18 +1,25 @@
-//! `volkhv-nnue`: trains chess's evaluation network on `volkhv datagen`
-//! files and writes it in the layout `eval/params/chess.nnue` embeds (see
-//! `tuner::nnue` and `docs/tuning.md`). The network is a correction added to
-//! the hand-written evaluation, as the engine uses it.
+//! `volkhv-nnue`: trains a variant's evaluation network on `volkhv
+//! datagen` files and writes it in the layout `eval/params/<variant>.nnue`
+//! embeds (see `tuner::nnue`, `docs/tuning.md` and `docs/networks.md`). The
+//! network is a correction added to the hand-written evaluation, as the
+//! engine uses it. `volkhv-nnue convert IN OUT` turns a data file from
+//! text to binary or back.
 
+use eval::nets::Features;
+use movegen::{with_variant, Variant};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 use tuner::nnue::{self, Sample, Settings, Trainer};
 
 const USAGE: &str = "\
-usage: volkhv-nnue --data FILE [--data FILE ...] --out FILE [options]
-  --data FILE      a `volkhv datagen` chess file (repeatable)
+usage: volkhv-nnue [--variant V] --data FILE [--data FILE ...] --out FILE [options]
+       volkhv-nnue convert IN OUT [--variant V]
+  --variant V      chess (default), plunder or tavreli: the network trained
+  --data FILE      a `volkhv datagen` file of that variant, text or binary
+                   (repeatable)
   --out FILE       the network written after every epoch
-                   (e.g. eval/params/chess.nnue; rebuild to use it)
+                   (e.g. eval/params/<variant>.nnue; rebuild to use it)
   --epochs N       passes over the data (default 2)
   --lr X           Adam step size (default 0.001), cut to a tenth for the
                    last quarter of the epochs
@@ -30,6 +37,7 @@ usage: volkhv-nnue --data FILE [--data FILE ...] --out FILE [options]
   --seed S         initial weights and shuffles (default 1)";
 
 struct Args {
+    variant: Variant,
     data: Vec<PathBuf>,
     out: PathBuf,
     epochs: u32,
@@ -48,6 +56,7 @@ struct Args {
 
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut a = Args {
+        variant: Variant::DEFAULT,
         data: Vec::new(),
         out: PathBuf::new(),
         epochs: 2,
@@ -69,6 +78,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
     }
     while let Some(flag) = it.next() {
         match flag.as_str() {
+            "--variant" => a.variant = variant(it.next())?,
             "--data" => a.data.push(num::<String>(&flag, it.next())?.into()),
             "--out" => a.out = num::<String>(&flag, it.next())?.into(),
             "--epochs" => a.epochs = num(&flag, it.next())?,
@@ -96,8 +106,58 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
     Ok(a)
 }
 
+fn variant(name: Option<String>) -> Result<Variant, String> {
+    let name = name.ok_or("--variant needs a value")?;
+    Variant::from_name(&name)
+        .ok_or_else(|| format!("--variant \"{name}\" is not one of {}", Variant::list()))
+}
+
+/// `convert IN OUT [--variant V]`: text to binary or binary to text, by
+/// IN's first bytes.
+fn convert(rest: &[String]) -> Result<String, (u8, String)> {
+    let usage = |e: String| (2, e);
+    let (input, output, named) = match rest {
+        [i, o] => (i, o, None),
+        [i, o, flag, v] if flag == "--variant" => {
+            (i, o, Some(variant(Some(v.clone())).map_err(usage)?))
+        }
+        _ => return Err(usage("convert takes IN OUT [--variant V]".to_string())),
+    };
+    let failed = |e: String| (1, e);
+    let bytes = std::fs::read(input).map_err(|e| failed(format!("cannot read {input}: {e}")))?;
+    let (out, note) = if records::binary::is_binary(&bytes) {
+        let text =
+            records::binary::binary_to_text(&bytes).map_err(|e| failed(format!("{input}: {e}")))?;
+        (text.into_bytes(), "binary to text".to_string())
+    } else {
+        let text = String::from_utf8(bytes)
+            .map_err(|_| failed(format!("{input} is neither text nor binary data")))?;
+        let (out, dropped) = records::binary::text_to_binary(&text, named)
+            .map_err(|e| failed(format!("{input}: {e}")))?;
+        (
+            out,
+            format!("text to binary ({dropped} later comment lines left out)"),
+        )
+    };
+    std::fs::write(output, out).map_err(|e| failed(format!("cannot write {output}: {e}")))?;
+    Ok(note)
+}
+
 fn main() -> ExitCode {
-    let args = match parse_args(std::env::args().skip(1)) {
+    let all: Vec<String> = std::env::args().skip(1).collect();
+    if all.first().is_some_and(|a| a == "convert") {
+        return match convert(&all[1..]) {
+            Ok(note) => {
+                println!("volkhv-nnue: converted {note}");
+                ExitCode::SUCCESS
+            }
+            Err((code, e)) => {
+                eprintln!("volkhv-nnue: {e}");
+                ExitCode::from(code)
+            }
+        };
+    }
+    let args = match parse_args(all.into_iter()) {
         Ok(a) => a,
         Err(e) => {
             eprintln!("volkhv-nnue: {e}");
@@ -109,7 +169,7 @@ fn main() -> ExitCode {
             .num_threads(args.threads)
             .build_global();
     }
-    match run(&args) {
+    match with_variant!(args.variant, P => run::<P>(&args)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("volkhv-nnue: {e}");
@@ -118,11 +178,11 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: &Args) -> Result<(), String> {
+fn run<P: Features>(args: &Args) -> Result<(), String> {
     let start = Instant::now();
-    let all = nnue::load(&args.data, args.limit)?;
+    let all = nnue::load::<P>(&args.data, args.limit)?;
     let (mut train, held): (Vec<Sample>, Vec<Sample>) = if let Some(valid) = &args.valid {
-        (all, nnue::load(std::slice::from_ref(valid), None)?)
+        (all, nnue::load::<P>(std::slice::from_ref(valid), None)?)
     } else if let Some(every) = 100usize.checked_div(args.holdout) {
         let (t, h): (Vec<_>, Vec<_>) = all
             .into_iter()
@@ -136,12 +196,13 @@ fn run(args: &Args) -> Result<(), String> {
         (all, Vec::new())
     };
     if args.mirror {
-        let mirrored: Vec<Sample> = train.iter().map(Sample::mirrored).collect();
+        let mirrored: Vec<Sample> = train.iter().map(Sample::mirrored::<P>).collect();
         train.extend(mirrored);
     }
     let k = args.k.unwrap_or_else(|| nnue::fit_k(&train));
     println!(
-        "{} training positions, {} held out, K = {k:.3}, loaded in {:.1} s",
+        "{}: {} training positions, {} held out, K = {k:.3}, loaded in {:.1} s",
+        args.variant,
         train.len(),
         held.len(),
         start.elapsed().as_secs_f64()
@@ -153,7 +214,7 @@ fn run(args: &Args) -> Result<(), String> {
             nnue::hce_loss(&held, k, 0.0)
         );
     }
-    let mut trainer = Trainer::new(Settings {
+    let mut trainer = Trainer::new::<P>(Settings {
         k,
         lambda: args.lambda,
         lr: args.lr,

@@ -1,0 +1,164 @@
+//! `volkhv-nnue` end to end: data files convert text → binary → text
+//! unchanged in every variant, a variant's network trains on binary data
+//! with the held-out losses printed, and bad input is refused.
+
+use engine::datagen::{self, Config};
+use eval::nets::Features;
+use movegen::{Plunder, Tavreli, Variant};
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn temp_file(name: &str) -> PathBuf {
+    let p = std::env::temp_dir().join(format!("volkhv-nnue-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_file(&p);
+    p
+}
+
+fn nnue(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_volkhv-nnue"))
+        .args(args)
+        .output()
+        .expect("volkhv-nnue runs")
+}
+
+/// A small text data file of `variant` made by the real generator (`tag`
+/// keeps the files of tests running at once apart).
+fn data(variant: Variant, games: u64, tag: &str) -> PathBuf {
+    let out = temp_file(&format!("{variant}-{tag}.txt"));
+    let args: Vec<String> = format!(
+        "--variant {variant} --games {games} --nodes 300 --random-plies 8 --seed 5 --concurrency 2 --out"
+    )
+    .split_whitespace()
+    .map(String::from)
+    .chain([out.display().to_string()])
+    .collect();
+    let cfg = Config::parse(&args).expect("valid arguments");
+    let summary = datagen::run(&cfg, false).expect("datagen runs");
+    assert!(summary.positions > 10, "{summary}");
+    out
+}
+
+fn path(p: &std::path::Path) -> String {
+    p.display().to_string()
+}
+
+fn succeeded(run: &Output) -> String {
+    let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
+    assert!(
+        run.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    stdout
+}
+
+#[test]
+fn text_binary_text_round_trips_in_every_variant() {
+    for variant in Variant::ALL {
+        let text = data(variant, 2, "round-trip");
+        let (bin, back) = (
+            temp_file(&format!("{variant}.bin")),
+            temp_file(&format!("{variant}.back")),
+        );
+        let note = succeeded(&nnue(&["convert", &path(&text), &path(&bin)]));
+        assert!(note.contains("text to binary"), "{note}");
+        let note = succeeded(&nnue(&["convert", &path(&bin), &path(&back)]));
+        assert!(note.contains("binary to text"), "{note}");
+        let original = std::fs::read_to_string(&text).expect("written");
+        assert_eq!(std::fs::read_to_string(&back).expect("written"), original);
+        let bytes = std::fs::read(&bin).expect("written");
+        assert!(bytes.len() < original.len(), "binary is the smaller form");
+        for f in [text, bin, back] {
+            let _ = std::fs::remove_file(f);
+        }
+    }
+}
+
+/// Trains `variant` for two epochs on `file`; the network file it writes.
+fn train(variant: Variant, file: &std::path::Path) -> (String, Vec<u8>) {
+    let net = temp_file(&format!("{variant}.nnue"));
+    let stdout = succeeded(&nnue(&[
+        "--variant",
+        variant.name(),
+        "--data",
+        &path(file),
+        "--out",
+        &path(&net),
+        "--epochs",
+        "2",
+        "--holdout",
+        "20",
+        "--threads",
+        "2",
+        "--batch",
+        "64",
+    ]));
+    let bytes = std::fs::read(&net).expect("the network is written");
+    let _ = std::fs::remove_file(net);
+    (stdout, bytes)
+}
+
+#[test]
+fn trains_each_variant_on_binary_data_and_prints_held_out_losses() {
+    for variant in [Variant::Plunder, Variant::Tavreli] {
+        let text = data(variant, 3, "train");
+        let bin = temp_file(&format!("{variant}-train.bin"));
+        succeeded(&nnue(&["convert", &path(&text), &path(&bin)]));
+        let (stdout, bytes) = train(variant, &bin);
+        assert!(
+            stdout.contains("hand-written evaluation: held-out loss"),
+            "{stdout}"
+        );
+        assert!(
+            stdout.contains("epoch   2") && stdout.contains("held-out"),
+            "{stdout}"
+        );
+        let read = match variant {
+            Variant::Plunder => {
+                eval::nets::Network::from_bytes(&bytes, Plunder::MAGIC, Plunder::INPUTS)
+            }
+            _ => eval::nets::Network::from_bytes(&bytes, Tavreli::MAGIC, Tavreli::INPUTS),
+        };
+        assert!(read.is_ok(), "{read:?}");
+        // The same data as text trains the same network.
+        assert_eq!(train(variant, &text).1, bytes);
+        for f in [text, bin] {
+            let _ = std::fs::remove_file(f);
+        }
+    }
+}
+
+#[test]
+fn bad_input_is_refused() {
+    let plunder = data(Variant::Plunder, 1, "refuse");
+    let bin = temp_file("refuse.bin");
+    succeeded(&nnue(&["convert", &path(&plunder), &path(&bin)]));
+    let out = path(&temp_file("refused.nnue"));
+    for file in [&plunder, &bin] {
+        let run = nnue(&["--variant", "chess", "--data", &path(file), "--out", &out]);
+        assert_eq!(run.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert!(
+            err.contains("data of variant plunder, tuning chess"),
+            "{err}"
+        );
+    }
+    for (args, reason) in [
+        (
+            vec!["--variant", "go", "--data", "x", "--out", "y"],
+            "--variant \"go\"",
+        ),
+        (vec!["convert", "x"], "convert takes IN OUT"),
+        (vec!["--data", "x"], "--data and --out are required"),
+    ] {
+        let run = nnue(&args);
+        assert_eq!(run.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert!(err.contains(reason) && err.lines().count() == 1, "{err}");
+    }
+    let missing = nnue(&["convert", "/nonexistent/in", "/nonexistent/out"]);
+    assert_eq!(missing.status.code(), Some(1));
+    for f in [plunder, bin] {
+        let _ = std::fs::remove_file(f);
+    }
+}
