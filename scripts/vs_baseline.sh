@@ -5,12 +5,13 @@
 # (stops when it decides), then a fixed 300-game match for the Elo estimate.
 #
 #   scripts/vs_baseline.sh VARIANT [NEW_BINARY] [OUT_DIR]
+#   BASELINE=--first scripts/vs_baseline.sh VARIANT   against the first baseline, b0095fb
 set -euo pipefail
 variant=${1:?usage: scripts/vs_baseline.sh chess|plunder|tavreli [NEW_BINARY] [OUT_DIR]}
 root=$(cd "$(dirname "$0")/.." && pwd)
 new=${2:-$root/target/release/volkhv}
 out=${3:-$root/target/strength}
-base=$("$root/scripts/baseline.sh" | tail -n1)
+base=$("$root/scripts/baseline.sh" ${BASELINE:-} | tail -n1)
 mkdir -p "$out"
 common=(--variant "$variant" --tc 5+0.05 --concurrency 2 --repeat --random-plies 8
         --engine "cmd=$new name=volkhv" --engine "cmd=$base name=baseline")
