@@ -153,8 +153,12 @@ def wdl():
     load(variant="chess", fen="4k3/8/8/8/8/8/3Q4/4K3 b - - 0 40", analyse=1)
     box = wait("the win/draw/loss box", lambda: (lambda b: b if b.is_displayed() and b.text else None)(d.find_element(By.ID, "wdl")))
     time.sleep(1)
-    parts = [int(d.find_element(By.ID, "wdl-" + k).get_attribute("data-permille")) for k in ("win", "draw", "loss")]
-    texts = [d.find_element(By.ID, "wdl-" + k).text for k in ("win", "draw", "loss")]
+    # One script reads all three spans: the analysis keeps streaming, and spans read one by one
+    # could come from two different search lines.
+    parts, texts = d.execute_script(
+        "const ks = ['win', 'draw', 'loss'].map(k => document.getElementById('wdl-' + k));"
+        "return [ks.map(e => Number(e.dataset.permille)), ks.map(e => e.textContent)];"
+    )
     saw("wdl", permille=parts, text=texts)
     assert sum(parts) == 1000, parts
     assert parts[0] > 800, parts
