@@ -378,49 +378,13 @@ impl Network {
     /// A wrong magic, width or length, or an output weight too large for
     /// the 16-bit products.
     pub fn from_bytes(bytes: &[u8], magic: &[u8; 8], inputs: usize) -> Result<Network, String> {
-        let body = bytes.strip_prefix(magic.as_slice()).ok_or_else(|| {
-            format!(
-                "not a {} network file (bad magic)",
-                String::from_utf8_lossy(magic)
-            )
-        })?;
-        let (width, body) = body.split_at_checked(4).ok_or("truncated header")?;
-        let width = u32::from_le_bytes(width.try_into().unwrap_or_default()) as usize;
-        if width != HIDDEN {
-            return Err(format!("hidden width {width}, this build has {HIDDEN}"));
-        }
-        let shorts = (inputs + 1 + 2) * HIDDEN;
-        let expected = shorts * 2 + 4 + inputs * 4;
-        if body.len() != expected {
-            return Err(format!(
-                "{} bytes of weights, the layout has {expected}",
-                body.len()
-            ));
-        }
-        let mut values = body[..shorts * 2]
-            .chunks_exact(2)
-            .map(|c| i16::from_le_bytes([c[0], c[1]]));
-        let mut row = || {
-            let mut r = [0i16; HIDDEN];
-            r.iter_mut().for_each(|v| *v = values.next().unwrap_or(0));
-            r
-        };
-        let input = (0..inputs).map(|_| row()).collect();
-        let bias = row();
-        let output = [row(), row()];
-        if output.iter().flatten().any(|w| w.abs() > 127) {
-            return Err("an output weight outside -127..=127".to_string());
-        }
-        let mut ints = body[shorts * 2..]
-            .chunks_exact(4)
-            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]));
-        let output_bias = ints.next().unwrap_or(0);
+        let l = crate::nnue::read_layout(bytes, magic, inputs)?;
         Ok(Network {
-            input,
-            bias,
-            output,
-            output_bias,
-            psqt: ints.collect(),
+            input: l.input,
+            bias: l.bias,
+            output: l.output,
+            output_bias: l.output_bias,
+            psqt: l.psqt,
         })
     }
 

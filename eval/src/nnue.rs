@@ -105,6 +105,72 @@ pub fn input_index(view: Color, color: Color, role: Role, sq: Square) -> usize {
     usize::from(color != view) * 384 + role.index() * 64 + square
 }
 
+/// The weights of a network file, as every network of this shape stores
+/// them (chess's here, the variants' in [`crate::nets`]).
+pub(crate) struct Layout {
+    pub(crate) input: Vec<[i16; HIDDEN]>,
+    pub(crate) bias: [i16; HIDDEN],
+    pub(crate) output: [[i16; HIDDEN]; 2],
+    pub(crate) output_bias: i32,
+    pub(crate) psqt: Vec<i32>,
+}
+
+/// Reads `magic`, the hidden width as a little-endian `u32`, then
+/// little-endian `i16`s (`inputs` input rows, hidden biases, output
+/// weights), the output bias as an `i32` and one `i32` linear value per
+/// input.
+///
+/// # Errors
+/// A wrong magic, width or length, or an output weight too large for the
+/// 16-bit products.
+pub(crate) fn read_layout(bytes: &[u8], magic: &[u8; 8], inputs: usize) -> Result<Layout, String> {
+    let body = bytes.strip_prefix(magic.as_slice()).ok_or_else(|| {
+        format!(
+            "not a {} network file (bad magic)",
+            String::from_utf8_lossy(magic)
+        )
+    })?;
+    let (width, body) = body.split_at_checked(4).ok_or("truncated header")?;
+    let width = u32::from_le_bytes(width.try_into().unwrap_or_default()) as usize;
+    if width != HIDDEN {
+        return Err(format!("hidden width {width}, this build has {HIDDEN}"));
+    }
+    let shorts = (inputs + 1 + 2) * HIDDEN;
+    let expected = shorts * 2 + 4 + inputs * 4;
+    if body.len() != expected {
+        return Err(format!(
+            "{} bytes of weights, the layout has {expected}",
+            body.len()
+        ));
+    }
+    let mut values = body[..shorts * 2]
+        .chunks_exact(2)
+        .map(|c| i16::from_le_bytes([c[0], c[1]]));
+    let mut row = || {
+        let mut r = [0i16; HIDDEN];
+        r.iter_mut().for_each(|v| *v = values.next().unwrap_or(0));
+        r
+    };
+    let input = (0..inputs).map(|_| row()).collect();
+    let bias = row();
+    let output = [row(), row()];
+    if output.iter().flatten().any(|w| w.abs() > 127) {
+        // `activate` multiplies them by up to 255 in 16 bits.
+        return Err("an output weight outside -127..=127".to_string());
+    }
+    let mut ints = body[shorts * 2..]
+        .chunks_exact(4)
+        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+    let output_bias = ints.next().unwrap_or(0);
+    Ok(Layout {
+        input,
+        bias,
+        output,
+        output_bias,
+        psqt: ints.collect(),
+    })
+}
+
 impl Network {
     /// Reads the file layout: [`MAGIC`], the hidden width as a
     /// little-endian `u32`, then little-endian `i16`s (input weights row by
@@ -115,48 +181,13 @@ impl Network {
     /// A wrong magic, width or length, or an output weight too large for
     /// the 16-bit products.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
-        let body = bytes
-            .strip_prefix(MAGIC.as_slice())
-            .ok_or("not a Volkhv network file (bad magic)")?;
-        let (width, body) = body.split_at_checked(4).ok_or("truncated header")?;
-        let width = u32::from_le_bytes(width.try_into().unwrap_or_default()) as usize;
-        if width != HIDDEN {
-            return Err(format!("hidden width {width}, this build has {HIDDEN}"));
-        }
-        let shorts = (INPUTS + 1 + 2) * HIDDEN;
-        let expected = shorts * 2 + 4 + INPUTS * 4;
-        if body.len() != expected {
-            return Err(format!(
-                "{} bytes of weights, the layout has {expected}",
-                body.len()
-            ));
-        }
-        let mut values = body[..shorts * 2]
-            .chunks_exact(2)
-            .map(|c| i16::from_le_bytes([c[0], c[1]]));
-        let mut row = || {
-            let mut r = [0i16; HIDDEN];
-            r.iter_mut().for_each(|v| *v = values.next().unwrap_or(0));
-            r
-        };
-        let input = (0..INPUTS).map(|_| row()).collect();
-        let bias = row();
-        let output = [row(), row()];
-        if output.iter().flatten().any(|w| w.abs() > 127) {
-            // `activate` multiplies them by up to 255 in 16 bits.
-            return Err("an output weight outside -127..=127".to_string());
-        }
-        let mut ints = body[shorts * 2..]
-            .chunks_exact(4)
-            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]));
-        let output_bias = ints.next().unwrap_or(0);
-        let psqt = ints.collect();
+        let l = read_layout(bytes, MAGIC, INPUTS)?;
         Ok(Network {
-            input,
-            bias,
-            output,
-            output_bias,
-            psqt,
+            input: l.input,
+            bias: l.bias,
+            output: l.output,
+            output_bias: l.output_bias,
+            psqt: l.psqt,
         })
     }
 
