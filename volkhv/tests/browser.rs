@@ -82,9 +82,14 @@ fn kill_group(leader: u32) {
         .status();
 }
 
-/// The last lines of chromedriver's log, for a failure's message.
-fn driver_log_tail(shots: &Path) -> String {
-    let log = std::fs::read_to_string(shots.join("chromedriver.log")).unwrap_or_default();
+/// The last lines of the script's chromedriver log (`webdriver_setup.py`
+/// names it after the script), for a failure's message.
+fn driver_log_tail(shots: &Path, script: &str) -> String {
+    let stem = Path::new(script)
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    let log =
+        std::fs::read_to_string(shots.join(format!("chromedriver-{stem}.log"))).unwrap_or_default();
     let lines: Vec<&str> = log.lines().collect();
     lines[lines.len().saturating_sub(30)..].join("\n")
 }
@@ -130,7 +135,7 @@ fn run_script(script: &str, args: &[&std::ffi::OsStr], done: &str, shots: &Path)
         "browser script failed ({status}) after {:.0?}:\n{stdout}\n{stderr}\n\
          chromedriver's log ends:\n{}\nscreenshots in {}",
         started.elapsed(),
-        driver_log_tail(shots),
+        driver_log_tail(shots, script),
         shots.display()
     );
     stdout

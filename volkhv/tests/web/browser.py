@@ -1,5 +1,5 @@
 """The web board in a real browser: headless Chromium over WebDriver
-(Selenium with the system chromedriver), driven by engine/tests/browser.rs.
+(Selenium with the system chromedriver), driven by volkhv/tests/browser.rs.
 
     python3 browser.py URL SCREENSHOT_DIR
 
@@ -12,70 +12,27 @@ PlunderChess game against the engine by clicks alone. Every move is printed as a
 with movegen; the script itself checks the page against its contract.
 """
 
-import faulthandler
 import json
 import os
 import random
-import socket
 import sys
-import tempfile
 import time
 import urllib.parse
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.common.exceptions import StaleElementReferenceException
+
+import webdriver_setup
+from webdriver_setup import TIMEOUT, log
 
 URL, SHOTS = sys.argv[1], sys.argv[2]
-TIMEOUT = 30
-# Well inside the Rust side's deadline, so that a hang ends with every
-# thread's stack on stderr rather than with a silent kill.
-WATCHDOG = int(os.environ.get("VOLKHV_BROWSER_WATCHDOG", "240"))
-STARTED = time.time()
-
-faulthandler.dump_traceback_later(WATCHDOG, exit=True)
-# Everything here talks to loopback only: the server and chromedriver. A proxy
-# from the environment (a CI machine's, for its package downloads) would get
-# Selenium's commands to chromedriver and urllib's to the server, and a proxy
-# that never answers hangs them with no timeout at all.
-for var in ("http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
-    os.environ.pop(var, None)
-os.environ["no_proxy"] = os.environ["NO_PROXY"] = "127.0.0.1,localhost"
-# Selenium's commands have no timeout of their own but the socket default.
-socket.setdefaulttimeout(4 * TIMEOUT)
-
-
-def log(step):
-    """Progress on stderr, so that a failure shows how far the script got."""
-    print("[%6.1fs] %s" % (time.time() - STARTED, step), file=sys.stderr, flush=True)
-
-
-def browser():
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = "/usr/bin/chromium"
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu",
-                "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
-                "--disable-quic", "--no-proxy-server",
-                "--window-size=1280,900", "--user-data-dir=" + tempfile.mkdtemp()):
-        opts.add_argument(arg)
-    # The board is ready when its data-fen is set, which `load` waits for;
-    # waiting for the load event as well once stalled a navigation for the
-    # whole page-load timeout in CI (the renderer never reported it).
-    opts.page_load_strategy = "eager"
-    service = Service("/usr/bin/chromedriver", log_output=os.path.join(SHOTS, "chromedriver.log"))
-    driver = webdriver.Chrome(service=service, options=opts)
-    driver.set_page_load_timeout(TIMEOUT)
-    driver.set_script_timeout(TIMEOUT)
-    return driver
-
+webdriver_setup.isolate()
 
 log("starting chromium")
-d = browser()
+d = webdriver_setup.chromium(SHOTS, "browser")
 log("chromium started")
 
 
@@ -132,13 +89,7 @@ def pieces(square):
 
 
 def navigate(url):
-    """`d.get(url)`, tried again if the navigation times out."""
-    for attempt in range(3):
-        try:
-            return d.get(url)
-        except TimeoutException as e:
-            log("navigation timed out (attempt %d): %s" % (attempt + 1, e.msg))
-    raise AssertionError("the page never loaded: " + url)
+    return webdriver_setup.navigate(d, url)
 
 
 def load(variant, position="startpos", **params):

@@ -13,39 +13,21 @@ address. Every move is printed as `CHECK {"variant", "before", "move",
 "after"}` for the Rust side to check with movegen.
 """
 
-import faulthandler
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import time
-import urllib.parse
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.common.exceptions import (
-    NoSuchElementException, StaleElementReferenceException, TimeoutException)
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+
+import webdriver_setup
+from webdriver_setup import TIMEOUT, log
 
 BINARY, DB, SHOTS = sys.argv[1], sys.argv[2], sys.argv[3]
-TIMEOUT = 30
-WATCHDOG = int(os.environ.get("VOLKHV_BROWSER_WATCHDOG", "240"))
-STARTED = time.time()
-
-faulthandler.dump_traceback_later(WATCHDOG, exit=True)
-# Loopback only: a proxy from the environment would get Selenium's commands
-# (see browser.py).
-for var in ("http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
-    os.environ.pop(var, None)
-os.environ["no_proxy"] = os.environ["NO_PROXY"] = "127.0.0.1,localhost"
-socket.setdefaulttimeout(4 * TIMEOUT)
-
-
-def log(step):
-    print("[%6.1fs] %s" % (time.time() - STARTED, step), file=sys.stderr, flush=True)
+webdriver_setup.isolate()
 
 
 class Server:
@@ -64,23 +46,6 @@ class Server:
         """SIGKILL: no chance to tidy up."""
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait()
-
-
-def browser():
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = "/usr/bin/chromium"
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu",
-                "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
-                "--disable-quic", "--no-proxy-server",
-                "--window-size=1280,900", "--user-data-dir=" + tempfile.mkdtemp()):
-        opts.add_argument(arg)
-    opts.page_load_strategy = "eager"
-    service = Service("/usr/bin/chromedriver", log_output=os.path.join(SHOTS, "chromedriver-library.log"))
-    driver = webdriver.Chrome(service=service, options=opts)
-    driver.set_page_load_timeout(TIMEOUT)
-    driver.set_script_timeout(TIMEOUT)
-    return driver
 
 
 def wait(what, pred):
@@ -104,12 +69,7 @@ def text_of(element_id):
 
 
 def navigate(url):
-    for attempt in range(3):
-        try:
-            return d.get(url)
-        except TimeoutException as e:
-            log("navigation timed out (attempt %d): %s" % (attempt + 1, e.msg))
-    raise AssertionError("the page never loaded: " + url)
+    return webdriver_setup.navigate(d, url)
 
 
 def fen():
@@ -189,7 +149,7 @@ def lesson_move(variant, i, frm, to, mv):
 
 server = Server("--db", DB)
 log("starting chromium")
-d = browser()
+d = webdriver_setup.chromium(SHOTS, "library")
 try:
     navigate(server.url + "?variant=chess")
     wait("the board", fen)

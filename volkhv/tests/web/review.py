@@ -12,63 +12,33 @@ each side's accuracy from the page. What it saw is printed as `SAW {...}`
 lines that the Rust side checks again.
 """
 
-import faulthandler
 import json
 import os
-import socket
 import sys
-import tempfile
 import time
 import urllib.parse
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.common.exceptions import StaleElementReferenceException
+
+import webdriver_setup
+from webdriver_setup import TIMEOUT, log
 
 URL, SHOTS = sys.argv[1], sys.argv[2]
-TIMEOUT = 30
-STARTED = time.time()
-faulthandler.dump_traceback_later(int(os.environ.get("VOLKHV_BROWSER_WATCHDOG", "240")), exit=True)
-# Loopback only: a proxy from the environment must not get these requests.
-for var in ("http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
-    os.environ.pop(var, None)
-os.environ["no_proxy"] = os.environ["NO_PROXY"] = "127.0.0.1,localhost"
-socket.setdefaulttimeout(4 * TIMEOUT)
+webdriver_setup.isolate()
 
 HANGING_QUEEN = "e2e4,e7e5,g1f3,d8g5,f3g5"
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
-
-
-def log(step):
-    print("[%6.1fs] %s" % (time.time() - STARTED, step), file=sys.stderr, flush=True)
 
 
 def saw(what, **fields):
     print("SAW " + json.dumps(dict(what=what, **fields)), flush=True)
 
 
-def browser():
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = "/usr/bin/chromium"
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu",
-                "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
-                "--disable-quic", "--no-proxy-server",
-                "--window-size=1280,900", "--user-data-dir=" + tempfile.mkdtemp()):
-        opts.add_argument(arg)
-    opts.page_load_strategy = "eager"
-    service = Service("/usr/bin/chromedriver", log_output=os.path.join(SHOTS, "chromedriver-review.log"))
-    driver = webdriver.Chrome(service=service, options=opts)
-    driver.set_page_load_timeout(TIMEOUT / 2)
-    driver.set_script_timeout(TIMEOUT)
-    return driver
-
-
 log("starting chromium")
-d = browser()
+d = webdriver_setup.chromium(SHOTS, "review", page_load_timeout=TIMEOUT / 2)
 
 
 def message():
@@ -94,15 +64,7 @@ def board():
 
 
 def navigate(url):
-    """`d.get(url)`, tried again if the navigation times out (the first
-    one in a fresh headless Chromium sometimes never hears from its
-    renderer, as browser.py found)."""
-    for attempt in range(3):
-        try:
-            return d.get(url)
-        except TimeoutException as e:
-            log("navigation timed out (attempt %d): %s" % (attempt + 1, e.msg.splitlines()[0]))
-    raise AssertionError("the page never loaded: " + url)
+    return webdriver_setup.navigate(d, url)
 
 
 def load(**params):

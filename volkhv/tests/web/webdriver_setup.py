@@ -1,0 +1,72 @@
+"""What every browser script of volkhv/tests/web shares: a process that
+talks to loopback only, a watchdog, progress lines, headless Chromium over
+the system chromedriver, and navigation that is tried again when a fresh
+renderer never answers. Each script keeps its own pages and checks.
+"""
+
+import faulthandler
+import os
+import socket
+import sys
+import tempfile
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import TimeoutException
+
+TIMEOUT = 30
+STARTED = time.time()
+
+
+def isolate():
+    """Call first. A watchdog well inside the Rust side's deadline, so that
+    a hang ends with every thread's stack on stderr rather than with a
+    silent kill; and loopback only: a proxy from the environment (a CI
+    machine's, for its package downloads) would get Selenium's commands to
+    chromedriver and urllib's to the server, and one that never answers
+    hangs them with no timeout at all."""
+    faulthandler.dump_traceback_later(int(os.environ.get("VOLKHV_BROWSER_WATCHDOG", "240")), exit=True)
+    for var in ("http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
+        os.environ.pop(var, None)
+    os.environ["no_proxy"] = os.environ["NO_PROXY"] = "127.0.0.1,localhost"
+    # Selenium's commands have no timeout of their own but the socket default.
+    socket.setdefaulttimeout(4 * TIMEOUT)
+
+
+def log(step):
+    """Progress on stderr, so that a failure shows how far the script got."""
+    print("[%6.1fs] %s" % (time.time() - STARTED, step), file=sys.stderr, flush=True)
+
+
+def chromium(shots, name, page_load_timeout=TIMEOUT):
+    """Headless Chromium; chromedriver's log goes to SHOTS/chromedriver-NAME.log."""
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = "/usr/bin/chromium"
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu",
+                "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+                "--disable-quic", "--no-proxy-server",
+                "--window-size=1280,900", "--user-data-dir=" + tempfile.mkdtemp()):
+        opts.add_argument(arg)
+    # The board is ready when its data-fen is set, which the scripts wait
+    # for; waiting for the load event as well once stalled a navigation for
+    # the whole page-load timeout in CI (the renderer never reported it).
+    opts.page_load_strategy = "eager"
+    service = Service("/usr/bin/chromedriver", log_output=os.path.join(shots, "chromedriver-%s.log" % name))
+    driver = webdriver.Chrome(service=service, options=opts)
+    driver.set_page_load_timeout(page_load_timeout)
+    driver.set_script_timeout(TIMEOUT)
+    return driver
+
+
+def navigate(driver, url):
+    """`driver.get(url)`, tried again if the navigation times out (the
+    first one in a fresh headless Chromium sometimes never hears from its
+    renderer)."""
+    for attempt in range(3):
+        try:
+            return driver.get(url)
+        except TimeoutException as e:
+            log("navigation timed out (attempt %d): %s" % (attempt + 1, e.msg.splitlines()[0]))
+    raise AssertionError("the page never loaded: " + url)
