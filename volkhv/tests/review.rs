@@ -278,13 +278,16 @@ fn a_hint_is_a_legal_best_move_and_is_counted_in_the_pgn() {
         "{v}"
     );
     // Not on the engine's turn, not after the end, no body.
+    // From the start, where the engine thinks its whole 5 s (in the mate in
+    // one it could mate before the request and the game would be over).
+    let thinking = id(&s.create(&json!({ "variant": "chess" })));
     let (status, v) = s.act(
-        &g,
+        &thinking,
         "settings",
         &json!({ "engine": "white", "movetime": 5000 }),
     );
     assert_eq!(status, 200, "{v}");
-    let (status, v) = s.act(&g, "hint", &Value::Null);
+    let (status, v) = s.act(&thinking, "hint", &Value::Null);
     assert_eq!(status, 409, "{v}");
     assert!(error_of(&v).contains("engine's turn"), "{v}");
     let mate = id(&s.create(&json!({ "variant": "chess", "fen": fen, "moves": ["a1a8"] })));
