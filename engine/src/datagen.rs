@@ -27,7 +27,7 @@ use crate::limits::{EventSink, Options};
 use crate::limits::{Limits, Score, SearchEvent};
 use crate::search::{self, Shared, STACK_SIZE};
 use eval::Evaluate;
-use movegen::{with_variant, Color, MoveList, Outcome, Position, SplitMix, Variant};
+use movegen::{with_variant, Color, MoveList, Position, SplitMix, Variant};
 use records::binary::{self, Grammar, Header, RECORD_BYTES};
 pub use records::Record;
 use std::collections::BTreeMap;
@@ -293,15 +293,7 @@ pub fn play_game<P: Position + Evaluate>(cfg: &Config, index: u64) -> GameRecord
     let mut records = Vec::new();
     let result = loop {
         if let Some(outcome) = game.status() {
-            break match outcome {
-                Outcome::Checkmate {
-                    winner: Color::White,
-                } => 1.0,
-                Outcome::Checkmate {
-                    winner: Color::Black,
-                } => 0.0,
-                _ => 0.5,
-            };
+            break outcome.white_points();
         }
         if game.moves().len() >= MAX_PLIES {
             break 0.5;

@@ -256,26 +256,7 @@ pub mod tavreli {
     /// unpromoted; a promoted pawn moves as its piece).
     #[must_use]
     pub fn kind_role(kind: usize) -> movegen::Role {
-        use movegen::Role;
-        const ROLES: [Role; 16] = [
-            Role::King,
-            Role::Queen,
-            Role::Rook,
-            Role::Bishop,
-            Role::Knight,
-            Role::Helgi,
-            Role::Pawn,
-            Role::Pawn,
-            Role::Pawn,
-            Role::Pawn,
-            Role::Pawn,
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-            Role::Helgi,
-        ];
-        ROLES[kind % KINDS]
+        movegen::TowerPiece::role_of_kind(kind % KINDS)
     }
 }
 

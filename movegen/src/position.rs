@@ -59,6 +59,20 @@ impl Outcome {
         }
     }
 
+    /// White's points: 1, ½ or 0.
+    #[must_use]
+    pub const fn white_points(self) -> f64 {
+        match self {
+            Outcome::Checkmate {
+                winner: Color::White,
+            } => 1.0,
+            Outcome::Checkmate {
+                winner: Color::Black,
+            } => 0.0,
+            _ => 0.5,
+        }
+    }
+
     /// The winner, if any.
     #[must_use]
     pub const fn winner(self) -> Option<Color> {
@@ -279,6 +293,30 @@ pub fn divide<P: Position>(pos: &mut P, depth: u32) -> Vec<(Move, u64)> {
 mod tests {
     use super::*;
     use crate::{Chess, Plunder, Tavreli};
+
+    #[test]
+    fn white_points_follow_the_result() {
+        for (o, points) in [
+            (
+                Outcome::Checkmate {
+                    winner: Color::White,
+                },
+                1.0,
+            ),
+            (
+                Outcome::Checkmate {
+                    winner: Color::Black,
+                },
+                0.0,
+            ),
+            (Outcome::Stalemate, 0.5),
+            (Outcome::Repetition, 0.5),
+        ] {
+            assert_eq!(o.white_points(), points, "{}", o.result());
+        }
+        let tavreli_pawn = crate::TowerPiece::role_of_kind(6);
+        assert_eq!(tavreli_pawn, crate::Role::Pawn);
+    }
 
     /// The reference: every legal move, filtered.
     fn filtered<P: Position>(p: &P) -> Vec<Move> {

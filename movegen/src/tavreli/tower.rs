@@ -156,6 +156,13 @@ impl TowerPiece {
         KIND_ROLE[self.kind() as usize]
     }
 
+    /// The role a piece of kind code `kind` (0–15, the low four bits of a
+    /// piece code) moves as, for code outside movegen that indexes by kind.
+    #[must_use]
+    pub const fn role_of_kind(kind: usize) -> Role {
+        KIND_ROLE[kind % KIND_ROLE.len()]
+    }
+
     /// `true` for an unpromoted pawn.
     #[must_use]
     #[inline]

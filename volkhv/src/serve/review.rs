@@ -24,7 +24,7 @@
 
 use engine::{with_game, AnyGame, Engine, Game, Limits, Options, Score, SearchEvent};
 use eval::Evaluate;
-use movegen::{Color, Outcome, Position, Variant};
+use movegen::{Color, Position, Variant};
 use notation::words::{plies, pv_notation};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -194,19 +194,6 @@ pub fn accuracy(reviewed: &[Reviewed], first_mover: Color) -> [Option<f64>; 2] {
     sums.map(|(sum, n)| (n > 0).then(|| sum / f64::from(n)))
 }
 
-/// White's expected score of a finished game.
-fn final_white_win(o: Outcome) -> f64 {
-    match o {
-        Outcome::Checkmate {
-            winner: Color::White,
-        } => 1.0,
-        Outcome::Checkmate {
-            winner: Color::Black,
-        } => 0.0,
-        _ => 0.5,
-    }
-}
-
 /// The expected score (win + draw/2, 0 to 1) of the side to move for a
 /// search's `score` in `game`'s position: the win/draw/loss model's.
 fn mover_win(game: &AnyGame, score: Score) -> f64 {
@@ -320,7 +307,7 @@ fn analyse(
     if let Some(o) = engine.status() {
         return Ok(Some(Analysed {
             best: None,
-            white_win: final_white_win(o),
+            white_win: o.white_points(),
         }));
     }
     let Some(found) = search(engine, job.movetime_ms, cancel) else {
