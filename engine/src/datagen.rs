@@ -243,13 +243,14 @@ fn opening<P: Position + Evaluate>(rng: &mut SplitMix, plies: u64) -> Game<P> {
 }
 
 /// Searches the current position to the node limit; the best move and
-/// the last reported score.
+/// the last reported score (none when the first iteration was cut short,
+/// see `Worker::over_node_limit`).
 pub(crate) fn search_move<P: Position + Evaluate>(
     game: &Game<P>,
     limits: &Limits,
     options: &Options,
     shared: &Shared,
-) -> Option<(String, Score)> {
+) -> Option<(String, Option<Score>)> {
     let seen: Arc<Mutex<(Option<String>, Option<Score>)>> = Arc::new(Mutex::new((None, None)));
     let seen_in = Arc::clone(&seen);
     let sink: EventSink = Arc::new(move |e| {
@@ -265,7 +266,7 @@ pub(crate) fn search_move<P: Position + Evaluate>(
     shared.abort.store(false, Ordering::Relaxed);
     search::run(game, limits, options, shared, &sink);
     let (best, score) = seen.lock().ok()?.clone();
-    Some((best?, score?))
+    Some((best?, score))
 }
 
 fn white_view(v: i32, turn: Color) -> i32 {
@@ -305,7 +306,7 @@ pub fn play_game<P: Position + Evaluate>(cfg: &Config, index: u64) -> GameRecord
         let Ok(m) = pos.parse_move(&best) else {
             unreachable!("the search reports a legal move, got {best}");
         };
-        if let Score::Cp(cp) = score {
+        if let Some(Score::Cp(cp)) = score {
             if !pos.is_check() && !m.is_capture() {
                 records.push(Record {
                     fen: pos.fen(),
@@ -569,6 +570,28 @@ mod tests {
 
     fn args(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
+    }
+
+    /// Game 1757 of `--variant plunder --nodes 5000 --seed 411` once never
+    /// ended: depth 1 of one search exploded in plunder's quiescence while
+    /// the node limit waited for depth 1 to finish. It takes well under a
+    /// second now; the generous wait only turns a hang into a failure.
+    #[test]
+    fn a_node_limited_first_iteration_ends() {
+        let cfg = Config::parse(&args(
+            "--variant plunder --games 1758 --nodes 5000 --seed 411 --out x.bin",
+        ))
+        .unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::Builder::new()
+            .stack_size(STACK_SIZE)
+            .spawn(move || tx.send(play_any(&cfg, 1757)))
+            .unwrap();
+        let game = rx
+            .recv_timeout(std::time::Duration::from_secs(300))
+            .expect("game 1757 ends");
+        assert_eq!((game.plies, game.result), (157, 1.0));
+        assert!(game.records.len() > 50, "{} positions", game.records.len());
     }
 
     #[test]

@@ -286,8 +286,8 @@ impl<P: Position + Evaluate> Maker<P> {
         // A fresh table each time: the score depends on the position only.
         self.shared.clear();
         match search_move(game, &self.limits, &self.options, &self.shared)? {
-            (_, Score::Cp(cp)) => Some(cp.saturating_abs()),
-            (_, Score::Mate(_)) => None,
+            (_, Some(Score::Cp(cp))) => Some(cp.saturating_abs()),
+            (_, Some(Score::Mate(_)) | None) => None,
         }
     }
 }

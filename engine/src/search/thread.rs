@@ -16,6 +16,11 @@ use std::sync::atomic::Ordering;
 
 /// Nodes between two looks at the stop flag and the clock.
 const POLL_INTERVAL: u64 = 1024;
+/// A node-limited first iteration may run to this many times the limit...
+const FIRST_ITERATION_OVERRUN: u64 = 64;
+/// ...or to this many nodes, whichever is more (about a second): enough for
+/// depth 1 of any sane position at the smallest budget.
+const FIRST_ITERATION_NODE_CAP: u64 = 1 << 20;
 
 /// A root move with its latest results.
 #[derive(Clone, Debug)]
@@ -139,9 +144,9 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
     pub fn tick(&mut self) -> bool {
         self.nodes += 1;
         self.unflushed += 1;
-        if self.is_main() && self.ctl.threads == 1 && self.completed_depth >= 1 {
+        if self.is_main() && self.ctl.threads == 1 {
             // Exact with one thread, so `go nodes` is reproducible.
-            if self.ctl.node_limit.is_some_and(|n| self.nodes >= n) {
+            if self.over_node_limit(self.nodes) {
                 self.shared.stop.store(true, Ordering::Relaxed);
                 self.stopped = true;
             }
@@ -166,11 +171,9 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
         if !self.is_main() {
             return;
         }
-        // The node limit waits for depth 1 (reproducible `go nodes`); the
-        // clock does not: a move from an unfinished first iteration (the
-        // root moves are legal) beats losing on time.
-        let over_nodes =
-            self.completed_depth >= 1 && self.ctl.node_limit.is_some_and(|n| total >= n);
+        // The clock does not wait for depth 1: a move from an unfinished
+        // first iteration (the root moves are legal) beats losing on time.
+        let over_nodes = self.over_node_limit(total);
         let over_time = !self.shared.pondering.load(Ordering::Relaxed)
             && self
                 .ctl
@@ -180,6 +183,23 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
             self.shared.stop.store(true, Ordering::Relaxed);
             self.stopped = true;
         }
+    }
+
+    /// Whether `nodes` ends a node-limited search. The limit waits for depth
+    /// 1, so that even a tiny budget (the lowest levels) chooses among fully
+    /// searched root moves, but not without end:
+    /// in some plunder positions depth 1 alone is an explosion of vest
+    /// captures in quiescence that would otherwise run for minutes.
+    fn over_node_limit(&self, nodes: u64) -> bool {
+        self.ctl.node_limit.is_some_and(|n| {
+            let limit = if self.completed_depth >= 1 {
+                n
+            } else {
+                n.saturating_mul(FIRST_ITERATION_OVERRUN)
+                    .max(FIRST_ITERATION_NODE_CAP)
+            };
+            nodes >= limit
+        })
     }
 
     /// Iterative deepening until a limit or `stop`.
