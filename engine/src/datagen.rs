@@ -572,28 +572,6 @@ mod tests {
         s.split_whitespace().map(String::from).collect()
     }
 
-    /// Game 1757 of `--variant plunder --nodes 5000 --seed 411` once never
-    /// ended: depth 1 of one search exploded in plunder's quiescence while
-    /// the node limit waited for depth 1 to finish. It takes well under a
-    /// second now; the generous wait only turns a hang into a failure.
-    #[test]
-    fn a_node_limited_first_iteration_ends() {
-        let cfg = Config::parse(&args(
-            "--variant plunder --games 1758 --nodes 5000 --seed 411 --out x.bin",
-        ))
-        .unwrap();
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::Builder::new()
-            .stack_size(STACK_SIZE)
-            .spawn(move || tx.send(play_any(&cfg, 1757)))
-            .unwrap();
-        let game = rx
-            .recv_timeout(std::time::Duration::from_secs(300))
-            .expect("game 1757 ends");
-        assert_eq!((game.plies, game.result), (157, 1.0));
-        assert!(game.records.len() > 50, "{} positions", game.records.len());
-    }
-
     #[test]
     fn arguments() {
         let c =

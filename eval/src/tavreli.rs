@@ -10,9 +10,10 @@
 //! capture.
 //!
 //! ```
-//! use eval::Evaluate;
 //! use movegen::{Position, Tavreli};
-//! assert_eq!(Tavreli::startpos().evaluate(), 0);
+//! // The hand-written terms cancel by symmetry; the network adds a bonus
+//! // for the side to move (`docs/tuning.md`).
+//! assert_eq!(eval::tavreli::hand_written(&Tavreli::startpos()), 0);
 //! ```
 
 use crate::pst::{table_index, PHASE_MAX, S};
@@ -305,12 +306,14 @@ mod tests {
 
     #[test]
     fn start_is_balanced_and_moves_change_it() {
+        // The network's correction is left out: it gives the side to move
+        // a bonus, so only the hand-written terms cancel at the start.
         let start = Tavreli::startpos();
-        assert_eq!(start.evaluate(), 0);
+        assert_eq!(hand_written(&start), 0);
         let mut p = start.clone();
         p.make(p.parse_move("e2e4").unwrap());
         // Black to move after a free centre pawn move: white is better.
-        assert!(p.evaluate() < 0, "{}", p.evaluate());
+        assert!(hand_written(&p) < 0, "{}", hand_written(&p));
     }
 
     #[test]

@@ -22,6 +22,21 @@ const FIRST_ITERATION_OVERRUN: u64 = 64;
 /// depth 1 of any sane position at the smallest budget.
 const FIRST_ITERATION_NODE_CAP: u64 = 1 << 20;
 
+/// The nodes a search limited to `limit` may spend with `completed_depth`
+/// iterations done. The limit waits for depth 1, so that even a tiny budget
+/// (the lowest levels) chooses among fully searched root moves, but not
+/// without end: in some plunder positions depth 1 alone is an explosion of
+/// vest captures in quiescence that would otherwise run for minutes.
+fn node_limit_at(limit: u64, completed_depth: i32) -> u64 {
+    if completed_depth >= 1 {
+        limit
+    } else {
+        limit
+            .saturating_mul(FIRST_ITERATION_OVERRUN)
+            .max(FIRST_ITERATION_NODE_CAP)
+    }
+}
+
 /// A root move with its latest results.
 #[derive(Clone, Debug)]
 pub struct RootMove {
@@ -185,21 +200,11 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
         }
     }
 
-    /// Whether `nodes` ends a node-limited search. The limit waits for depth
-    /// 1, so that even a tiny budget (the lowest levels) chooses among fully
-    /// searched root moves, but not without end:
-    /// in some plunder positions depth 1 alone is an explosion of vest
-    /// captures in quiescence that would otherwise run for minutes.
+    /// Whether `nodes` ends a node-limited search.
     fn over_node_limit(&self, nodes: u64) -> bool {
-        self.ctl.node_limit.is_some_and(|n| {
-            let limit = if self.completed_depth >= 1 {
-                n
-            } else {
-                n.saturating_mul(FIRST_ITERATION_OVERRUN)
-                    .max(FIRST_ITERATION_NODE_CAP)
-            };
-            nodes >= limit
-        })
+        self.ctl
+            .node_limit
+            .is_some_and(|n| nodes >= node_limit_at(n, self.completed_depth))
     }
 
     /// Iterative deepening until a limit or `stop`.
@@ -437,5 +442,22 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
                     .then(|| crate::wdl::of_internal::<P>(rm.score, self.ctl.ply)),
             }));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_node_limit_waits_for_depth_one_but_not_without_end() {
+        // Game 1757 of `datagen --variant plunder --nodes 5000 --seed 411`
+        // (before the plunder network) never ended without the cap.
+        assert_eq!(node_limit_at(5000, 0), 1 << 20);
+        assert_eq!(node_limit_at(5000, 1), 5000);
+        assert_eq!(node_limit_at(56, 0), 1 << 20);
+        assert_eq!(node_limit_at(100_000, 0), 6_400_000);
+        assert_eq!(node_limit_at(100_000, 7), 100_000);
+        assert_eq!(node_limit_at(u64::MAX, 0), u64::MAX);
     }
 }
