@@ -91,6 +91,9 @@ pub struct Worker<'a, P: Position + Evaluate> {
     pub pv_idx: usize,
     pub root_depth: i32,
     pub completed_depth: i32,
+    /// The node count that ends the search now (`node_limit_at` for the
+    /// depth completed), kept here so `tick` need not compute it per node.
+    node_cap: u64,
     pub nodes: u64,
     unflushed: u64,
     pub seldepth: usize,
@@ -140,6 +143,7 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
             pv_idx: 0,
             root_depth: 0,
             completed_depth: 0,
+            node_cap: ctl.node_limit.map_or(u64::MAX, |n| node_limit_at(n, 0)),
             nodes: 0,
             unflushed: 0,
             seldepth: 0,
@@ -202,9 +206,7 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
 
     /// Whether `nodes` ends a node-limited search.
     fn over_node_limit(&self, nodes: u64) -> bool {
-        self.ctl
-            .node_limit
-            .is_some_and(|n| nodes >= node_limit_at(n, self.completed_depth))
+        nodes >= self.node_cap
     }
 
     /// Iterative deepening until a limit or `stop`.
@@ -238,6 +240,9 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
                 break;
             }
             self.completed_depth = depth;
+            if let Some(limit) = self.ctl.node_limit {
+                self.node_cap = node_limit_at(limit, depth);
+            }
             if !self.is_main() && depth >= self.ctl.max_depth {
                 // A helper reached the depth limit first: the search is done
                 // (its result is picked as the deepest).

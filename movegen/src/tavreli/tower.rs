@@ -534,6 +534,35 @@ mod tests {
     }
 
     #[test]
+    fn role_of_kind_agrees_with_each_piece_code() {
+        for color in [Color::White, Color::Black] {
+            for role in [
+                Role::King,
+                Role::Queen,
+                Role::Rook,
+                Role::Bishop,
+                Role::Knight,
+                Role::Helgi,
+            ] {
+                let piece = TowerPiece::new(color, role);
+                assert_eq!(TowerPiece::role_of_kind(piece.code() as usize & 15), role);
+            }
+            for promo in PROMOS {
+                let pawn = TowerPiece::pawn(color, promo);
+                assert_eq!(
+                    TowerPiece::role_of_kind(pawn.code() as usize & 15),
+                    Role::Pawn
+                );
+                let promoted = TowerPiece::promoted(color, promo);
+                assert_eq!(
+                    TowerPiece::role_of_kind(promoted.code() as usize & 15),
+                    promo
+                );
+            }
+        }
+    }
+
+    #[test]
     fn pieces_round_trip_their_fields() {
         for color in Color::ALL {
             for role in [
