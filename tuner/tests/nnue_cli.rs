@@ -162,3 +162,53 @@ fn bad_input_is_refused() {
         let _ = std::fs::remove_file(f);
     }
 }
+
+/// The data lines (positions) of a text data file.
+fn positions(text: &std::path::Path) -> Vec<String> {
+    std::fs::read_to_string(text)
+        .expect("written")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn split_data_holds_out_the_start_of_every_file() {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scripts/split_data.py");
+    let (first, second) = (
+        data(Variant::Tavreli, 2, "split-a"),
+        data(Variant::Tavreli, 3, "split-b"),
+    );
+    let mut bins = Vec::new();
+    for text in [&first, &second] {
+        let bin = temp_file(&format!("{}.bin", text.display()).replace('/', "_"));
+        succeeded(&nnue(&["convert", &path(text), &path(&bin)]));
+        bins.push(bin);
+    }
+    let (valid, train) = (temp_file("split-valid.bin"), temp_file("split-train.bin"));
+    let run = Command::new("python3")
+        .arg(&script)
+        .args([path(&valid), path(&train), "4".to_string()])
+        .args(bins.iter().map(|b| path(b)))
+        .output()
+        .expect("python3 runs (CI installs it)");
+    succeeded(&run);
+    let back = |bin: &PathBuf| {
+        let text = temp_file(&format!("{}.txt", bin.display()).replace('/', "_"));
+        succeeded(&nnue(&["convert", &path(bin), &path(&text)]));
+        let lines = positions(&text);
+        let _ = std::fs::remove_file(text);
+        lines
+    };
+    let (a, b) = (positions(&first), positions(&second));
+    let expected_valid: Vec<String> = a[..4].iter().chain(&b[..4]).cloned().collect();
+    let expected_train: Vec<String> = a[4..].iter().chain(&b[4..]).cloned().collect();
+    assert_eq!(back(&valid), expected_valid);
+    assert_eq!(back(&train), expected_train);
+    let usage = Command::new("python3").arg(&script).output().expect("runs");
+    assert_eq!(usage.status.code(), Some(2));
+    for f in [first, second, valid, train].into_iter().chain(bins) {
+        let _ = std::fs::remove_file(f);
+    }
+}
