@@ -19,9 +19,13 @@ use std::io::{BufRead, Write};
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
 
-/// Lines longer than this are rejected whole: no command needs more, and a
-/// line cut short could read as a different valid command (`d4d8:2` → `d4d8`).
-pub const MAX_LINE: usize = 1 << 16;
+/// Lines longer than this (4 MiB) are rejected whole: a line cut short could
+/// read as a different valid command (`d4d8:2` → `d4d8`). The longest real
+/// command is `position … moves` with the whole game, and Tavreli games can
+/// be very long (captures reset the fifty-move count, and towers that trade
+/// pieces back and forth need not repeat: a match game of 10,090 plies sent
+/// a line of 65 KB), so this leaves room for games of some 600,000 plies.
+pub const MAX_LINE: usize = 1 << 22;
 
 /// What the main loop receives.
 #[derive(Debug)]

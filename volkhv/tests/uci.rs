@@ -86,11 +86,11 @@ fn unknown_commands_and_junk_get_an_error_line() {
         got,
         "info string error unknown command: \u{fffd}\u{fffd}??[2J"
     );
-    // A 1 MiB line is refused whole, then an ordinary command still works.
-    let long = vec![b'x'; 1 << 20];
+    // A 5 MiB line is refused whole, then an ordinary command still works.
+    let long = vec![b'x'; 5 << 20];
     s.send_bytes(&long);
     s.send("");
-    s.expect_line("info string error line of 1048576 bytes is longer than 65536; ignored whole");
+    s.expect_line("info string error line of 5242880 bytes is longer than 4194304; ignored whole");
     // A long line within the limit is echoed cut short.
     s.send(&"y".repeat(5000));
     let got = s.expect_prefix("info string error unknown command: y");
@@ -249,6 +249,26 @@ fn bad_positions_keep_the_previous_one() {
     s.send("go depth 1");
     let best = bestmove_of(&s.expect_prefix("bestmove")).unwrap();
     let moves: Vec<String> = vec!["e2e4".into(), "e7e5".into()];
+    assert_legal(&game(Variant::Chess, None, &moves), &best);
+}
+
+#[test]
+fn a_very_long_game_is_one_position_command() {
+    // 16,001 plies make a line of about 80 KB: more than the 64 KB the
+    // engine once took, which lost a 10,090-ply Tavreli match game by
+    // searching the position before the line it ignored.
+    let mut s = uci();
+    let shuffle = " g1f3 g8f6 f3g1 f6g8".repeat(4000);
+    let line = format!("position startpos moves{shuffle} e2e4");
+    assert!(line.len() > 80_000, "{}", line.len());
+    s.send(&line);
+    assert_eq!(
+        fen_of(&mut s),
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 8001"
+    );
+    s.send("go depth 1");
+    let best = bestmove_of(&s.expect_prefix("bestmove")).unwrap();
+    let moves: Vec<String> = line.split_whitespace().skip(3).map(String::from).collect();
     assert_legal(&game(Variant::Chess, None, &moves), &best);
 }
 
