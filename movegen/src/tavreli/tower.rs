@@ -533,17 +533,20 @@ mod tests {
         t
     }
 
+    /// Every role a piece that is not a pawn may have.
+    const PLAIN_ROLES: [Role; 6] = [
+        Role::King,
+        Role::Queen,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+        Role::Helgi,
+    ];
+
     #[test]
     fn role_of_kind_agrees_with_each_piece_code() {
-        for color in [Color::White, Color::Black] {
-            for role in [
-                Role::King,
-                Role::Queen,
-                Role::Rook,
-                Role::Bishop,
-                Role::Knight,
-                Role::Helgi,
-            ] {
+        for color in Color::ALL {
+            for role in PLAIN_ROLES {
                 let piece = TowerPiece::new(color, role);
                 assert_eq!(TowerPiece::role_of_kind(piece.code() as usize & 15), role);
             }
@@ -565,13 +568,7 @@ mod tests {
     #[test]
     fn pieces_round_trip_their_fields() {
         for color in Color::ALL {
-            for role in [
-                Role::Knight,
-                Role::Bishop,
-                Role::Rook,
-                Role::Queen,
-                Role::Helgi,
-            ] {
+            for role in PROMOS {
                 let p = TowerPiece::pawn(color, role);
                 assert_eq!(
                     (p.color(), p.role(), p.promotion()),
@@ -587,14 +584,7 @@ mod tests {
                 assert_eq!(q.demote(), p);
                 assert_eq!(TowerPiece::promoted(color, role), q);
             }
-            for role in [
-                Role::King,
-                Role::Queen,
-                Role::Rook,
-                Role::Bishop,
-                Role::Knight,
-                Role::Helgi,
-            ] {
+            for role in PLAIN_ROLES {
                 let p = TowerPiece::new(color, role);
                 assert_eq!((p.color(), p.role(), p.promotion()), (color, role, None));
                 assert_eq!(p.promote(), p);
