@@ -37,6 +37,11 @@ fn node_limit_at(limit: u64, completed_depth: i32) -> u64 {
     }
 }
 
+/// [`node_limit_at`] for an optional limit: no limit never stops.
+fn node_cap(limit: Option<u64>, completed_depth: i32) -> u64 {
+    limit.map_or(u64::MAX, |n| node_limit_at(n, completed_depth))
+}
+
 /// A root move with its latest results.
 #[derive(Clone, Debug)]
 pub struct RootMove {
@@ -143,7 +148,7 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
             pv_idx: 0,
             root_depth: 0,
             completed_depth: 0,
-            node_cap: ctl.node_limit.map_or(u64::MAX, |n| node_limit_at(n, 0)),
+            node_cap: node_cap(ctl.node_limit, 0),
             nodes: 0,
             unflushed: 0,
             seldepth: 0,
@@ -240,9 +245,7 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
                 break;
             }
             self.completed_depth = depth;
-            if let Some(limit) = self.ctl.node_limit {
-                self.node_cap = node_limit_at(limit, depth);
-            }
+            self.node_cap = node_cap(self.ctl.node_limit, depth);
             if !self.is_main() && depth >= self.ctl.max_depth {
                 // A helper reached the depth limit first: the search is done
                 // (its result is picked as the deepest).
