@@ -61,7 +61,7 @@ pub trait Evaluate: Position {
     /// delta pruning: by default the captured top piece (a pawn for en
     /// passant).
     fn capture_value(&self, m: Move) -> i32 {
-        self.piece_at(m.to()).map_or(100, |p| role_value(p.role))
+        top_piece_value(self, m)
     }
 
     /// Static exchange evaluation: `true` if playing `m` and then trading
@@ -142,6 +142,13 @@ pub fn attacks_of(role: Role, color: Color, sq: Square, occ: Bitboard) -> Bitboa
         Role::King => attacks::king(sq),
         Role::Helgi => attacks::queen(sq, occ) | attacks::knight(sq),
     }
+}
+
+/// The value of the piece on `m`'s target square (a pawn when there is
+/// none: en passant), the default bound of what a capture wins.
+#[must_use]
+pub fn top_piece_value<P: Position>(pos: &P, m: Move) -> i32 {
+    pos.piece_at(m.to()).map_or(100, |p| role_value(p.role))
 }
 
 /// Rough material value of a role in centipawns: the search's ordering

@@ -75,6 +75,17 @@ impl Evaluate for Plunder {
     fn see_ge(&self, m: Move, threshold: i32) -> bool {
         exchange(self, m) >= threshold
     }
+
+    /// A capture wins the victim with the vest it wore and changes the
+    /// mover's own vest (plundered, or used up by a vest move), so the
+    /// capture order and quiescence's delta pruning see a vested victim and
+    /// a plundered queen vest. Moves that take nothing keep the default.
+    fn capture_value(&self, m: Move) -> i32 {
+        match FirstStep::of(self, m).filter(|f| f.victim.is_some()) {
+            Some(first) => first.capture_gain().max(0),
+            None => crate::top_piece_value(self, m),
+        }
+    }
 }
 
 /// The hand-written evaluation (side to move's view): the evaluation
@@ -223,6 +234,68 @@ fn after_move(m: Move, mover: Occupant) -> Occupant {
     }
 }
 
+/// The move that starts an exchange: the piece that moves, what it takes
+/// (en passant: the pawn beside the target square), the piece it is on the
+/// target square afterwards and the occupancy then.
+struct FirstStep {
+    mover: Occupant,
+    victim: Option<Occupant>,
+    on_square: Occupant,
+    occ: Bitboard,
+}
+
+impl FirstStep {
+    /// `None` for castling (no exchange follows) or an empty origin.
+    fn of(pos: &Plunder, m: Move) -> Option<FirstStep> {
+        if m.kind() == MoveKind::Castle {
+            return None;
+        }
+        let board = pos.board();
+        let (from, to) = (m.from(), m.to());
+        let mover = Occupant {
+            role: board.role_at(from)?,
+            vest: pos.vest_at(from),
+        };
+        let mut occ = board.occupied().without(from).with(to);
+        let captured_on = if m.kind() == MoveKind::EnPassant {
+            let sq = to.shift(-pos.turn().forward());
+            occ = occ.without(sq);
+            Some(sq)
+        } else {
+            m.is_capture().then_some(to)
+        };
+        let victim = captured_on.and_then(|sq| {
+            board.role_at(sq).map(|role| Occupant {
+                role,
+                vest: pos.vest_at(sq),
+            })
+        });
+        Some(FirstStep {
+            mover,
+            victim,
+            on_square: after_move(m, mover),
+            occ,
+        })
+    }
+
+    /// What the move wins before any reply: the victim with the vest it
+    /// wore, plus the mover's own change (a vest plundered, a vest used up,
+    /// a promotion).
+    fn gain(&self) -> i32 {
+        self.victim.map_or(0, Occupant::worth) + self.on_square.worth() - self.mover.worth()
+    }
+
+    /// [`FirstStep::gain`] without the promotion, which the move order
+    /// counts on its own.
+    fn capture_gain(&self) -> i32 {
+        let wearer_after = Occupant {
+            role: self.mover.role,
+            vest: self.on_square.vest,
+        };
+        self.victim.map_or(0, Occupant::worth) + wearer_after.worth() - self.mover.worth()
+    }
+}
+
 /// Static exchange evaluation of `m` in centipawns for the mover: the swap
 /// list on its target square, each side capturing with its least valuable
 /// attacker (vests count, both as attack power and as worth) or stopping
@@ -234,35 +307,13 @@ fn after_move(m: Move, mover: Occupant) -> Occupant {
 /// recapturing on its last rank becomes a queen.
 #[must_use]
 pub fn exchange(pos: &Plunder, m: Move) -> i32 {
-    if m.kind() == MoveKind::Castle {
-        return 0;
-    }
-    let board = pos.board();
-    let (from, to) = (m.from(), m.to());
-    let Some(role) = board.role_at(from) else {
+    let Some(first) = FirstStep::of(pos, m) else {
         return 0;
     };
-    let mover = Occupant {
-        role,
-        vest: pos.vest_at(from),
-    };
-    let mut occ = board.occupied().without(from).with(to);
-    let captured_on = if m.kind() == MoveKind::EnPassant {
-        let sq = to.shift(-pos.turn().forward());
-        occ = occ.without(sq);
-        Some(sq)
-    } else {
-        m.is_capture().then_some(to)
-    };
-    let victim = captured_on.and_then(|sq| {
-        board.role_at(sq).map(|role| Occupant {
-            role,
-            vest: pos.vest_at(sq),
-        })
-    });
-    let mut on_square = after_move(m, mover);
+    let (board, to) = (pos.board(), m.to());
+    let (mut on_square, mut occ) = (first.on_square, first.occ);
     let mut gains = [0i32; 34];
-    gains[0] = victim.map_or(0, |v| v.worth()) + on_square.worth() - mover.worth();
+    gains[0] = first.gain();
     let mut side = pos.turn().flip();
     let mut d = 0;
     // Nothing ever captures a king: a king's move ends the exchange.
@@ -471,6 +522,38 @@ mod tests {
         );
         // Castling puts nothing at stake.
         assert_eq!(see("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1"), 0);
+    }
+
+    #[test]
+    fn capture_value_counts_the_victims_vest_and_the_movers_change() {
+        use Role::{Bishop, Knight, Pawn, Queen, Rook};
+        let value = |fen: &str, mv: &str| {
+            let pos = Plunder::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            let m = pos.parse_move(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+            pos.capture_value(m)
+        };
+        // A rook wearing a queen vest is worth the pair, not the rook.
+        let f = "4k3/8/8/3r(q)4/8/4N3/8/4K3 w - - 0 1";
+        assert_eq!(value(f, "e3d5"), wearing(Rook, Queen));
+        // Plundering the queen vest adds the knight's gain; the defended
+        // rook is still valued as if it were free (a bound, not an exchange).
+        assert_eq!(
+            value(f, "e3d5q"),
+            wearing(Rook, Queen) + wearing(Knight, Queen) - bare(Knight)
+        );
+        // A capture by the vest's power uses the vest up.
+        let f = "4k3/8/8/8/8/2p5/8/N(B)3K3 w - - 0 1";
+        assert_eq!(
+            value(f, "a1c3"),
+            bare(Pawn) + bare(Knight) - wearing(Knight, Bishop)
+        );
+        // En passant takes the pawn beside the target square.
+        let f = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2";
+        assert_eq!(value(f, "e5d6"), bare(Pawn));
+        // A quiet move keeps the default (the move order counts promotions
+        // on their own).
+        let f = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1";
+        assert_eq!(value(f, "a7a8q"), 100);
     }
 
     #[test]
