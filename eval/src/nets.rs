@@ -18,10 +18,13 @@
 //! Integer sums are exact, so the result equals a build from the empty
 //! board, and the evaluation stays a pure function of the position.
 
-use crate::nnue::{HIDDEN, QA, QB, SCALE};
+use crate::nnue::{QA, QB, SCALE};
 use movegen::{Bitboard, Chess, Color, Plunder, Position, Role, Square, Tavreli, Tower};
 use std::cell::RefCell;
 use std::sync::LazyLock;
+
+/// Hidden units per view of the variants' networks.
+pub const HIDDEN: usize = 64;
 
 /// What a variant's inputs see of its positions: the content of a square
 /// and the inputs that content switches on.
@@ -34,6 +37,8 @@ pub trait Features: Position {
     const INPUTS: usize;
     /// The network file's first bytes (layout and feature set version).
     const MAGIC: &'static [u8; 8];
+    /// Hidden units per view of the variant's network.
+    const HIDDEN: usize = HIDDEN;
 
     /// The squares that are not empty.
     fn occupied(&self) -> Bitboard;
@@ -112,6 +117,7 @@ impl Features for Chess {
     const EMPTY: u8 = 0;
     const INPUTS: usize = crate::nnue::INPUTS;
     const MAGIC: &'static [u8; 8] = crate::nnue::MAGIC;
+    const HIDDEN: usize = crate::nnue::HIDDEN;
 
     fn occupied(&self) -> Bitboard {
         self.board().occupied()

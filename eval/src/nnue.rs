@@ -18,7 +18,9 @@ use movegen::{Bitboard, Color, Role, Square};
 use std::cell::RefCell;
 use std::sync::LazyLock;
 
-/// Hidden units per view.
+/// Hidden units per view of the chess network (the variants' width is
+/// `eval::nets::HIDDEN`): the file says its width, and a file of another
+/// width is refused.
 pub const HIDDEN: usize = 64;
 /// Inputs per view: (ours or theirs) × six roles × 64 squares.
 pub const INPUTS: usize = 768;
@@ -107,15 +109,15 @@ pub fn input_index(view: Color, color: Color, role: Role, sq: Square) -> usize {
 
 /// The weights of a network file, as every network of this shape stores
 /// them (chess's here, the variants' in [`crate::nets`]).
-pub(crate) struct Layout {
-    pub(crate) input: Vec<[i16; HIDDEN]>,
-    pub(crate) bias: [i16; HIDDEN],
-    pub(crate) output: [[i16; HIDDEN]; 2],
+pub(crate) struct Layout<const H: usize> {
+    pub(crate) input: Vec<[i16; H]>,
+    pub(crate) bias: [i16; H],
+    pub(crate) output: [[i16; H]; 2],
     pub(crate) output_bias: i32,
     pub(crate) psqt: Vec<i32>,
 }
 
-/// Reads `magic`, the hidden width as a little-endian `u32`, then
+/// Reads `magic`, the hidden width `H` as a little-endian `u32`, then
 /// little-endian `i16`s (`inputs` input rows, hidden biases, output
 /// weights), the output bias as an `i32` and one `i32` linear value per
 /// input.
@@ -123,7 +125,11 @@ pub(crate) struct Layout {
 /// # Errors
 /// A wrong magic, width or length, or an output weight too large for the
 /// 16-bit products.
-pub(crate) fn read_layout(bytes: &[u8], magic: &[u8; 8], inputs: usize) -> Result<Layout, String> {
+pub(crate) fn read_layout<const H: usize>(
+    bytes: &[u8],
+    magic: &[u8; 8],
+    inputs: usize,
+) -> Result<Layout<H>, String> {
     let body = bytes.strip_prefix(magic.as_slice()).ok_or_else(|| {
         format!(
             "not a {} network file (bad magic)",
@@ -132,10 +138,10 @@ pub(crate) fn read_layout(bytes: &[u8], magic: &[u8; 8], inputs: usize) -> Resul
     })?;
     let (width, body) = body.split_at_checked(4).ok_or("truncated header")?;
     let width = u32::from_le_bytes(width.try_into().unwrap_or_default()) as usize;
-    if width != HIDDEN {
-        return Err(format!("hidden width {width}, this build has {HIDDEN}"));
+    if width != H {
+        return Err(format!("hidden width {width}, this build has {H}"));
     }
-    let shorts = (inputs + 1 + 2) * HIDDEN;
+    let shorts = (inputs + 1 + 2) * H;
     let expected = shorts * 2 + 4 + inputs * 4;
     if body.len() != expected {
         return Err(format!(
@@ -147,7 +153,7 @@ pub(crate) fn read_layout(bytes: &[u8], magic: &[u8; 8], inputs: usize) -> Resul
         .chunks_exact(2)
         .map(|c| i16::from_le_bytes([c[0], c[1]]));
     let mut row = || {
-        let mut r = [0i16; HIDDEN];
+        let mut r = [0i16; H];
         r.iter_mut().for_each(|v| *v = values.next().unwrap_or(0));
         r
     };
@@ -281,7 +287,7 @@ thread_local! {
 
 /// Σ clamp(a, 0, QA)² · w: squared clipped ReLU and the output layer.
 #[inline]
-pub(crate) fn activate(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+pub(crate) fn activate<const H: usize>(acc: &[i16; H], weights: &[i16; H]) -> i32 {
     acc.iter()
         .zip(weights)
         .map(|(&a, &w)| {

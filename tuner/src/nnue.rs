@@ -12,14 +12,19 @@
 
 use crate::sigmoid;
 use eval::nets::{active_inputs, Features};
-use eval::nnue::{HIDDEN, QA, QB};
+use eval::nnue::{QA, QB};
 use movegen::{Color, Role};
 use rayon::prelude::*;
 use std::path::PathBuf;
 
-/// Offsets in the flat parameter vector of a network of `inputs` inputs.
+/// The widest hidden layer the trainer's scratch arrays hold.
+pub const MAX_HIDDEN: usize = 512;
+
+/// Offsets in the flat parameter vector of a network of `inputs` inputs
+/// and `hidden` hidden units per view.
 #[derive(Clone, Copy, Debug)]
 struct Layout {
+    hidden: usize,
     bias: usize,
     output: usize,
     output_bias: usize,
@@ -29,12 +34,13 @@ struct Layout {
 }
 
 impl Layout {
-    const fn new(inputs: usize) -> Layout {
-        let bias = inputs * HIDDEN;
-        let output = bias + HIDDEN;
-        let output_bias = output + 2 * HIDDEN;
+    const fn new(inputs: usize, hidden: usize) -> Layout {
+        let bias = inputs * hidden;
+        let output = bias + hidden;
+        let output_bias = output + 2 * hidden;
         let psqt = output_bias + 1;
         Layout {
+            hidden,
             bias,
             output,
             output_bias,
@@ -199,10 +205,24 @@ pub struct Trainer {
 }
 
 impl Trainer {
-    /// A network of `P`'s inputs with small seeded random weights.
+    /// A network of `P`'s inputs and width with small seeded random weights.
     #[must_use]
     pub fn new<P: Features>(settings: Settings) -> Trainer {
-        let layout = Layout::new(P::INPUTS);
+        Trainer::with_width::<P>(settings, P::HIDDEN)
+    }
+
+    /// A network of `P`'s inputs and `hidden` units per view (at most
+    /// [`MAX_HIDDEN`]), for trying widths; the engine reads only its own.
+    ///
+    /// # Panics
+    /// `hidden` is 0 or above [`MAX_HIDDEN`].
+    #[must_use]
+    pub fn with_width<P: Features>(settings: Settings, hidden: usize) -> Trainer {
+        assert!(
+            (1..=MAX_HIDDEN).contains(&hidden),
+            "hidden width {hidden} outside 1..={MAX_HIDDEN}"
+        );
+        let layout = Layout::new(P::INPUTS, hidden);
         let mut rng = settings.seed | 1;
         let mut params = vec![0.0f32; layout.parameters];
         // Inputs that training seldom sees keep their start, which is
@@ -240,11 +260,13 @@ impl Trainer {
     /// `SCALE` centipawns, with the hidden layer's pre-activations.
     fn forward(&self, s: &Sample, us: &mut [f32], them: &mut [f32]) -> f32 {
         let (p, l) = (&self.params, &self.layout);
+        let h = l.hidden;
+        let (us, them) = (&mut us[..h], &mut them[..h]);
         let (ours, theirs) = s.views();
         for (acc, inputs) in [(&mut *us, ours), (&mut *them, theirs)] {
             acc.copy_from_slice(&p[l.bias..l.output]);
             for &i in inputs {
-                let row = &p[usize::from(i) * HIDDEN..][..HIDDEN];
+                let row = &p[usize::from(i) * h..][..h];
                 acc.iter_mut().zip(row).for_each(|(a, w)| *a += w);
             }
         }
@@ -254,12 +276,12 @@ impl Trainer {
         let linear = ours.iter().map(|&i| psqt[usize::from(i)]).sum::<f32>()
             - theirs.iter().map(|&i| psqt[usize::from(i)]).sum::<f32>();
         us.iter()
-            .zip(&out[..HIDDEN])
+            .zip(&out[..h])
             .map(|(&a, w)| act(a) * w)
             .sum::<f32>()
             + them
                 .iter()
-                .zip(&out[HIDDEN..])
+                .zip(&out[h..])
                 .map(|(&a, w)| act(a) * w)
                 .sum::<f32>()
             + p[l.output_bias]
@@ -286,6 +308,7 @@ impl Trainer {
         let g = 2.0 * err * pred * (1.0 - pred) * k;
         let (ours, theirs) = s.views();
         let (p, l) = (&self.params, &self.layout);
+        let h = l.hidden;
         grad[l.output_bias] += g;
         for &i in ours {
             grad[l.psqt + usize::from(i)] += g / 2.0;
@@ -294,22 +317,23 @@ impl Trainer {
             grad[l.psqt + usize::from(i)] -= g / 2.0;
         }
         for (half, (acc, inputs)) in [(&*us, ours), (&*them, theirs)].into_iter().enumerate() {
-            let out_w = &p[l.output + half * HIDDEN..][..HIDDEN];
-            let mut d = [0.0f32; HIDDEN];
-            for j in 0..HIDDEN {
+            let out_w = &p[l.output + half * h..][..h];
+            let mut d = [0.0f32; MAX_HIDDEN];
+            let d = &mut d[..h];
+            for j in 0..h {
                 let a = acc[j].clamp(0.0, 1.0);
-                grad[l.output + half * HIDDEN + j] += g * a * a;
+                grad[l.output + half * h + j] += g * a * a;
                 if acc[j] > 0.0 && acc[j] < 1.0 {
                     d[j] = g * out_w[j] * 2.0 * a;
                 }
             }
             grad[l.bias..l.output]
                 .iter_mut()
-                .zip(&d)
+                .zip(&*d)
                 .for_each(|(x, y)| *x += y);
             for &i in inputs {
-                let row = &mut grad[usize::from(i) * HIDDEN..][..HIDDEN];
-                row.iter_mut().zip(&d).for_each(|(x, y)| *x += y);
+                let row = &mut grad[usize::from(i) * h..][..h];
+                row.iter_mut().zip(&*d).for_each(|(x, y)| *x += y);
             }
         }
         err * err
@@ -330,7 +354,7 @@ impl Trainer {
                 .par_chunks(part)
                 .map(|chunk| {
                     let mut grad = vec![0.0f32; self.layout.parameters];
-                    let (mut us, mut them) = ([0.0f32; HIDDEN], [0.0f32; HIDDEN]);
+                    let (mut us, mut them) = ([0.0f32; MAX_HIDDEN], [0.0f32; MAX_HIDDEN]);
                     let loss: f64 = chunk
                         .iter()
                         .map(|&i| {
@@ -380,7 +404,7 @@ impl Trainer {
     #[must_use]
     pub fn evaluate<P: Features>(&self, pos: &P) -> f32 {
         let s = Sample::new(pos, 0, 0.5);
-        let (mut us, mut them) = ([0.0f32; HIDDEN], [0.0f32; HIDDEN]);
+        let (mut us, mut them) = ([0.0f32; MAX_HIDDEN], [0.0f32; MAX_HIDDEN]);
         (self.forward(&s, &mut us, &mut them) + self.base(&s)) * eval::nnue::SCALE as f32
     }
 
@@ -391,7 +415,7 @@ impl Trainer {
         let k = self.settings.k;
         data.par_iter()
             .map_init(
-                || ([0.0f32; HIDDEN], [0.0f32; HIDDEN]),
+                || ([0.0f32; MAX_HIDDEN], [0.0f32; MAX_HIDDEN]),
                 |(us, them), s| {
                     let pred = sigmoid32(k * (self.forward(s, us, them) + self.base(s)));
                     f64::from((pred - s.target(k, lambda)).powi(2))
@@ -411,7 +435,7 @@ impl Trainer {
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = self.magic.to_vec();
-        out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        out.extend_from_slice(&(self.layout.hidden as u32).to_le_bytes());
         let q = |x: f32, scale: i32| -> i16 {
             (x * scale as f32)
                 .round()

@@ -129,6 +129,37 @@ fn trains_each_variant_on_binary_data_and_prints_held_out_losses() {
 }
 
 #[test]
+fn another_width_is_written_with_its_width_and_refused_by_the_engine() {
+    let text = data(Variant::Plunder, 1, "width");
+    let net = temp_file("width.nnue");
+    succeeded(&nnue(&[
+        "--variant",
+        "plunder",
+        "--data",
+        &path(&text),
+        "--out",
+        &path(&net),
+        "--epochs",
+        "1",
+        "--hidden",
+        "16",
+        "--threads",
+        "1",
+    ]));
+    let bytes = std::fs::read(&net).expect("the network is written");
+    assert_eq!(bytes[8..12], 16u32.to_le_bytes());
+    let inputs = Plunder::INPUTS;
+    assert_eq!(bytes.len(), 12 + (inputs + 3) * 16 * 2 + 4 + inputs * 4);
+    let refused = eval::nets::Network::from_bytes(&bytes, Plunder::MAGIC, inputs)
+        .err()
+        .unwrap_or_default();
+    assert!(refused.contains("hidden width 16"), "{refused}");
+    for f in [text, net] {
+        let _ = std::fs::remove_file(f);
+    }
+}
+
+#[test]
 fn bad_input_is_refused() {
     let plunder = data(Variant::Plunder, 1, "refuse");
     let bin = temp_file("refuse.bin");
@@ -150,6 +181,14 @@ fn bad_input_is_refused() {
         ),
         (vec!["convert", "x"], "convert takes IN OUT"),
         (vec!["--data", "x"], "--data and --out are required"),
+        (
+            vec!["--data", "x", "--out", "y", "--hidden", "0"],
+            "--hidden is 1..=512",
+        ),
+        (
+            vec!["--data", "x", "--out", "y", "--hidden", "513"],
+            "--hidden is 1..=512",
+        ),
     ] {
         let run = nnue(&args);
         assert_eq!(run.status.code(), Some(2), "{args:?}");

@@ -34,7 +34,10 @@ usage: volkhv-nnue [--variant V] --data FILE [--data FILE ...] --out FILE [optio
   --mirror         add every position mirrored left to right
   --threads T      worker threads (default: all cores)
   --limit N        read at most N positions
-  --seed S         initial weights and shuffles (default 1)";
+  --seed S         initial weights and shuffles (default 1)
+  --hidden N       hidden units per view (default: the engine's width for
+                   the variant; another width is for comparing losses, the
+                   engine refuses its file)";
 
 struct Args {
     variant: Variant,
@@ -52,6 +55,7 @@ struct Args {
     threads: usize,
     limit: Option<usize>,
     seed: u64,
+    hidden: Option<usize>,
 }
 
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
@@ -71,6 +75,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
         threads: 0,
         limit: None,
         seed: 1,
+        hidden: None,
     };
     fn num<T: std::str::FromStr>(flag: &str, v: Option<String>) -> Result<T, String> {
         let v = v.ok_or(format!("{flag} needs a value"))?;
@@ -93,6 +98,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
             "--threads" => a.threads = num(&flag, it.next())?,
             "--limit" => a.limit = Some(num(&flag, it.next())?),
             "--seed" => a.seed = num(&flag, it.next())?,
+            "--hidden" => a.hidden = Some(num(&flag, it.next())?),
             "-h" | "--help" => return Err(USAGE.to_string()),
             other => return Err(format!("unknown argument {other:?}")),
         }
@@ -102,6 +108,11 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
     }
     if !(0.0..=1.0).contains(&a.lambda) || a.holdout > 50 || a.batch == 0 || a.epochs == 0 {
         return Err("--lambda is 0..1, --holdout 0..50, --batch and --epochs above 0".into());
+    }
+    if a.hidden
+        .is_some_and(|h| !(1..=nnue::MAX_HIDDEN).contains(&h))
+    {
+        return Err(format!("--hidden is 1..={}", nnue::MAX_HIDDEN));
     }
     Ok(a)
 }
@@ -214,7 +225,7 @@ fn run<P: Features>(args: &Args) -> Result<(), String> {
             nnue::hce_loss(&held, k, 0.0)
         );
     }
-    let mut trainer = Trainer::new::<P>(Settings {
+    let settings = Settings {
         k,
         lambda: args.lambda,
         lr: args.lr,
@@ -222,7 +233,8 @@ fn run<P: Features>(args: &Args) -> Result<(), String> {
         seed: args.seed,
         residual: true,
         weight_decay: args.wd,
-    });
+    };
+    let mut trainer = Trainer::with_width::<P>(settings, args.hidden.unwrap_or(P::HIDDEN));
     for epoch in 1..=args.epochs {
         if epoch > args.epochs * 3 / 4 {
             trainer.set_lr(args.lr / 10.0);
