@@ -133,8 +133,9 @@ fn lower_levels_miss_more_tactics() {
         .collect();
     eprintln!("miss rates over {} positions: {rates:?}", positions.len());
     let (low, mid, high) = (rates[0].1, rates[1].1, rates[2].1);
-    // Measured (seeded, so exact): 600 misses 13 of 40, 1200 4, 2000 none.
-    assert!(low >= 0.25, "the weakest level misses often: {rates:?}");
+    // Measured (seeded, so exact; the chess network of session 28): 600
+    // misses 9 of 40, 1200 3, 2000 1 (with the first network 13, 4, 0).
+    assert!(low >= 0.2, "the weakest level misses often: {rates:?}");
     assert!(low >= high + 0.1, "weaker misses more: {rates:?}");
     assert!(low >= mid && mid >= high, "ordered: {rates:?}");
 }
