@@ -6,6 +6,7 @@
 
 pub mod openings;
 pub mod pgn;
+mod pgn_reader;
 pub mod san;
 pub mod words;
 

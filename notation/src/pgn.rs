@@ -1,8 +1,54 @@
 //! PGN in the format `volkhv match` and the web board write (`Variant`,
 //! `FEN`, `SetUp`, `Result` tags; SAN where the variant uses it, move
-//! strings otherwise), and a reader that replays games with movegen.
+//! strings otherwise), and a reader of the PGN files players have, whose
+//! games [`import_game`] replays with movegen.
+//!
+//! # What the reader accepts
+//!
+//! [`PgnReader`] reads any `BufRead` a line at a time, keeping one game in
+//! memory; [`read_pgn`] and [`import`] read a whole text with it.
+//!
+//! - Tag pairs `[Name "value"]`, one or several on a line, with `\"` and
+//!   `\\` escapes in the value (another backslash is kept as it is).
+//!   A line whose first non-blank character is `[` is a tag line.
+//! - Movetext: move numbers `12.`, `12...` and glued `12.e4` are dropped;
+//!   every other token is a move as written (SAN such as `O-O-O+` or
+//!   `exd8=Q#`, `0-0`, move strings such as Tavreli's `d4d8:2` or
+//!   PlunderChess's `e7d8qn`), checked only by [`import_game`].
+//! - `{ … }` comments, over several lines too, go to
+//!   [`PgnGame::comments`] as written (`[%clk 0:01:00]` in one is text).
+//!   `;` comments run to the end of the line and are kept there as well,
+//!   trimmed.
+//! - A line starting with `%` is an escape line and is ignored.
+//! - Variations `( … )`, nested to any depth, are read past: their moves,
+//!   comments and NAGs are not the game's.
+//! - NAGs `$n` (0 to 255; others are dropped) and the suffix glyphs `!`,
+//!   `?`, `!!`, `??`, `!?`, `?!` (NAGs 1 to 6, taken off the move) go to
+//!   [`PgnGame::nags`].
+//! - A game ends at its result token (`1-0`, `0-1`, `1/2-1/2`, `*`), at a
+//!   tag line after its movetext, or at the end of the input. Without a
+//!   result token its result is its `Result` tag's, else `*`. Text after a
+//!   result token on its line is read as if it began a line. Text that
+//!   holds no tag and no move at the end of the input is not a game.
+//! - CRLF line ends, a UTF-8 byte order mark and blank lines anywhere.
+//!
+//! # Bad games
+//!
+//! A game with a malformed tag line, a `)` or `}` with nothing open, a
+//! comment or variation still open where it ends, or more than
+//! [`MAX_GAME_BYTES`] of text (a longer line is skipped unread) is one
+//! [`PgnError`] naming the game's number (bad games are counted) and the
+//! line. The next game starts where it would after a good game: the bad
+//! game still ends at its result token (outside variations) or at the next
+//! tag line after its movetext, but none of it is kept. One exception
+//! resynchronises an unclosed `{`: a line inside a comment that is nothing
+//! but well-formed tag pairs is taken as the next game's tags, so a
+//! forgotten `}` costs one game, not every game up to the next `}`. Input
+//! that cannot be read (an I/O error, bytes that are not UTF-8) gives a
+//! last error item.
 
 use crate::parse_move_text;
+pub use crate::pgn_reader::{PgnError, PgnReader, MAX_GAME_BYTES};
 use movegen::{Color, Position, Variant};
 use std::fmt::Write;
 
@@ -255,14 +301,16 @@ pub fn write_annotated_game(h: &PgnHeader, g: &GameRecord, notes: &Annotations) 
 pub struct PgnGame {
     /// Tags in file order.
     pub tags: Vec<(String, String)>,
-    /// Move tokens (SAN or move strings), without numbers and comments.
+    /// Move tokens of the main line (SAN or move strings), without numbers,
+    /// comments, variations and suffix glyphs.
     pub moves: Vec<String>,
-    /// Comments in order.
+    /// Comments of the main line in order, `{ }` and `;` ones alike.
     pub comments: Vec<String>,
-    /// Numeric annotation glyphs as `(ply, nag)`: `$4` after the third
-    /// move is `(3, 4)`.
+    /// Numeric annotation glyphs as `(ply, nag)`: `$4` or `??` after the
+    /// third move is `(3, 4)`.
     pub nags: Vec<(usize, u8)>,
-    /// The result token after the moves.
+    /// The result token after the moves (`1-0`, `0-1`, `1/2-1/2`, `*`); for
+    /// a game without one, its `Result` tag or `*`.
     pub result: String,
 }
 
@@ -307,86 +355,27 @@ impl PgnGame {
     }
 }
 
-/// Reads all games of a PGN text.
+/// Reads all games of a PGN text with [`PgnReader`].
 ///
 /// # Errors
-/// A reason if a tag line or comment is malformed.
+/// The first game that cannot be read, named by its number when the text
+/// has several games.
 pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
-    let mut games = Vec::new();
-    let mut game = PgnGame::default();
-    let mut in_moves = false;
-    let mut chars = text.chars().peekable();
-    let mut token = String::new();
-    let flush = |token: &mut String, game: &mut PgnGame, games: &mut Vec<PgnGame>| {
-        if token.is_empty() {
-            return false;
-        }
-        let t = std::mem::take(token);
-        if ["1-0", "0-1", "1/2-1/2", "*"].contains(&t.as_str()) {
-            game.result = t;
-            games.push(std::mem::take(game));
-            return true;
-        }
-        if let Some(nag) = t.strip_prefix('$').and_then(|n| n.parse().ok()) {
-            game.nags.push((game.moves.len(), nag));
-            return false;
-        }
-        // Drop move numbers: `12.`, `12...`, or `12.e4` glued forms.
-        let t = t.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-        if !t.is_empty() {
-            game.moves.push(t.to_string());
-        }
-        false
-    };
-    while let Some(c) = chars.next() {
-        match c {
-            '[' if !in_moves || token.is_empty() => {
-                let mut line = String::new();
-                for c in chars.by_ref() {
-                    if c == '\n' {
-                        break;
-                    }
-                    line.push(c);
-                }
-                let line = line.trim_end().trim_end_matches(']');
-                let (k, v) = line
-                    .split_once(' ')
-                    .ok_or_else(|| format!("bad tag line [{line}"))?;
-                let v = v.trim();
-                let v = v
-                    .strip_prefix('"')
-                    .and_then(|v| v.strip_suffix('"'))
-                    .ok_or_else(|| format!("unquoted tag value in [{line}"))?;
-                game.tags
-                    .push((k.to_string(), v.replace("\\\"", "\"").replace("\\\\", "\\")));
-                in_moves = false;
-            }
-            '{' => {
-                flush(&mut token, &mut game, &mut games);
-                let mut comment = String::new();
-                loop {
-                    match chars.next() {
-                        Some('}') => break,
-                        Some(c) => comment.push(c),
-                        None => return Err("unclosed comment".into()),
-                    }
-                }
-                game.comments.push(comment);
-                in_moves = true;
-            }
-            c if c.is_whitespace() => {
-                if flush(&mut token, &mut game, &mut games) {
-                    in_moves = false;
-                }
-            }
-            c => {
-                in_moves = true;
-                token.push(c);
-            }
-        }
+    let items: Vec<_> = PgnReader::new(text.as_bytes()).collect();
+    let many = items.len() > 1;
+    items
+        .into_iter()
+        .map(|item| item.map_err(|e| describe(e, many)))
+        .collect()
+}
+
+/// An error's message, with its game's number when there are several.
+fn describe(e: PgnError, many: bool) -> String {
+    if many {
+        e.to_string()
+    } else {
+        e.message
     }
-    flush(&mut token, &mut game, &mut games);
-    Ok(games)
 }
 
 /// `write_game` for a game still being played: result `*`, termination
@@ -438,27 +427,33 @@ pub struct Imported {
 /// Unreadable PGN, no game, an unknown variant, a bad FEN or a move that is
 /// not legal, naming the game (1-based) when there are several.
 pub fn import(text: &str, default: Variant) -> Result<Vec<Imported>, String> {
-    let games = read_pgn(text)?;
-    if games.is_empty() {
-        return Err("no game found (a game ends with its result)".into());
+    let items: Vec<_> = PgnReader::new(text.as_bytes()).collect();
+    if items.is_empty() {
+        return Err("no game found".into());
     }
-    let many = games.len() > 1;
-    games
-        .iter()
+    let many = items.len() > 1;
+    items
+        .into_iter()
         .enumerate()
-        .map(|(i, g)| {
-            import_one(g, default).map_err(|e| {
-                if many {
-                    format!("game {}: {e}", i + 1)
-                } else {
-                    e
-                }
+        .map(|(i, item)| {
+            item.and_then(|game| {
+                import_game(&game, default).map_err(|message| PgnError {
+                    game: i + 1,
+                    message,
+                })
             })
+            .map_err(|e| describe(e, many))
         })
         .collect()
 }
 
-fn import_one(game: &PgnGame, default: Variant) -> Result<Imported, String> {
+/// One game replayed with movegen: its variant (the `Variant` tag, else
+/// `default`), start FEN and moves as move strings, so that a caller
+/// reading a file with [`PgnReader`] can import each game on its own.
+///
+/// # Errors
+/// An unknown variant, a bad FEN or the first move that is not legal.
+pub fn import_game(game: &PgnGame, default: Variant) -> Result<Imported, String> {
     let variant = match game.tag("Variant") {
         None => default,
         Some(v) => Variant::from_name(v).ok_or_else(|| format!("unknown variant \"{v}\""))?,
