@@ -1,6 +1,6 @@
 //! The game library through the HTTP API: games survive `kill -9` and a
-//! restart move for move, list/filter/export/import/delete, two servers on
-//! one file, a damaged, newer or read-only file; the token of a shared
+//! restart move for move, list/filter/page/export/import/delete, one server
+//! per file, a damaged, newer, read-only or full file; the token of a shared
 //! board; the rules pages' legal moves.
 
 mod server;
@@ -31,7 +31,17 @@ fn get(s: &Server, path: &str) -> (u16, Value) {
 fn library(s: &Server, query: &str) -> Vec<Value> {
     let (status, v) = get(s, &format!("/api/library{query}"));
     assert_eq!(status, 200, "{v}");
-    v.as_array().expect("a list").clone()
+    v["games"].as_array().expect("a page of games").clone()
+}
+
+/// The id of the imported game of `1. e4 e5 *`.
+fn mate_copy(s: &Server) -> String {
+    library(s, "")
+        .iter()
+        .find(|e| e["plies"] == 2 && e["origin"] == "imported")
+        .and_then(|e| e["id"].as_str())
+        .expect("the imported two-move game")
+        .to_string()
 }
 
 fn play(s: &Server, g: &str, moves: &[&str]) -> Value {
@@ -155,11 +165,36 @@ fn library_filters_exports_imports_and_deletes() {
         s.state(&imported[1])["history"].as_array().unwrap().len(),
         1
     );
-    // A bad game anywhere in the text: nothing is imported.
+    // The same games again: skipped and counted, not kept twice.
+    let (status, v) = s.json("POST", "/api/library/import", &json!({ "pgn": all }));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(
+        (
+            v["skipped"].as_u64(),
+            v["imported"].as_array().unwrap().len()
+        ),
+        (Some(2), 0)
+    );
+    assert_eq!(library(&s, "").len(), 4);
+    // A bad game among good ones: the good ones are kept, the bad one named.
     let bad = "[Variant \"chess\"]\n\n1. e4 e5 *\n\n[Variant \"chess\"]\n\n1. e4 e5 2. Ke3 *\n";
     let (status, v) = s.json("POST", "/api/library/import", &json!({ "pgn": bad }));
+    assert_eq!(status, 201, "{v}");
+    assert_eq!(v["imported"].as_array().unwrap().len(), 1, "{v}");
+    assert_eq!(v["errors"][0]["game"], 2, "{v}");
+    assert!(
+        v["errors"][0]["error"].as_str().unwrap().contains("ply 3"),
+        "{v}"
+    );
+    assert_eq!(library(&s, "").len(), 5);
+    let (status, v) = s.json("POST", "/api/library/import", &json!({ "pgn": "  " }));
     assert_eq!(status, 400, "{v}");
-    assert!(v["error"].as_str().unwrap().contains("game 2"), "{v}");
+    let (status, v) = s.json(
+        "DELETE",
+        &format!("/api/library/{}", mate_copy(&s)),
+        &Value::Null,
+    );
+    assert_eq!(status, 200, "{v}");
     assert_eq!(library(&s, "").len(), 4);
     // Delete: gone from the list and from the API.
     let (status, v) = s.json("DELETE", &format!("/api/library/{plunder}"), &Value::Null);
@@ -191,9 +226,16 @@ fn a_damaged_library_is_refused_and_left_as_it_is() {
     );
     assert_eq!(err.lines().count(), 1, "one line: {err}");
     assert_eq!(std::fs::read(&db).unwrap(), junk, "untouched");
-    let names: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
-    assert_eq!(names.len(), 1, "no journal beside it");
-    drop(names);
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "games.db.lock")
+        .collect();
+    assert_eq!(
+        names,
+        ["games.db"],
+        "no journal beside it (only the lock file)"
+    );
     // A real library whose table pages were overwritten: the integrity
     // check finds it.
     let broken = dir.join("broken.db");
@@ -278,25 +320,97 @@ fn a_read_only_library_answers_with_its_reason_and_plays_nothing() {
 }
 
 #[test]
-fn two_servers_share_one_library() {
+fn a_second_server_on_one_library_refuses_to_start() {
     let dir = tmp("two");
     let db = dir.join("games.db");
-    let a = Server::start_with(&["--db", &db_arg(&db)]);
-    let b = Server::start_with(&["--db", &db_arg(&db)]);
+    let mut a = Server::start_with(&["--db", &db_arg(&db)]);
     let ga = id(&a.create(&json!({})));
-    let gb = id(&b.create(&json!({ "variant": "plunder" })));
-    for (m1, m2) in [("e2e4", "d2d4"), ("e7e5", "d7d5")] {
-        play(&a, &ga, &[m1]);
-        play(&b, &gb, &[m2]);
+    play(&a, &ga, &["e2e4"]);
+    let (code, err) = refused(&db);
+    assert_eq!(code, Some(2), "{err}");
+    let pid = a.pid().to_string();
+    assert!(
+        err.contains(&format!(
+            "the game library {} is in use by volkhv serve (pid {pid})",
+            db_arg(&db)
+        )),
+        "{err}"
+    );
+    assert!(a.alive());
+    play(&a, &ga, &["e7e5"]);
+    // Once the first is gone (even by kill -9), the file is free.
+    a.kill();
+    let b = Server::start_with(&["--db", &db_arg(&db)]);
+    assert_eq!(b.state(&ga)["history"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn servers_started_together_on_a_fresh_library_never_fail_on_sql() {
+    for round in 0..5 {
+        let dir = tmp(&format!("together-{round}"));
+        let db = dir.join("games.db");
+        let start = || {
+            Command::new(env!("CARGO_BIN_EXE_volkhv"))
+                .args(["serve", "--port", "0", "--db", &db_arg(&db)])
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("volkhv runs")
+        };
+        let mut both = [start(), start()];
+        // One of them serves; the other says why it does not, and nothing
+        // else (no SQL error).
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        let loser = loop {
+            if let Some(i) = both
+                .iter_mut()
+                .position(|c| c.try_wait().unwrap().is_some())
+            {
+                break i;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "neither server stopped"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let out = both[loser].wait_with_output_ref();
+        let winner = &mut both[1 - loser];
+        assert!(
+            winner.try_wait().unwrap().is_none(),
+            "round {round}: the other one serves"
+        );
+        let _ = winner.kill();
+        let _ = winner.wait();
+        assert_eq!(out.0, Some(2), "round {round}: {}", out.1);
+        assert!(
+            out.1.contains("is in use by volkhv serve (pid "),
+            "round {round}: {}",
+            out.1
+        );
+        assert!(
+            !out.1.to_lowercase().contains("sql"),
+            "round {round}: {}",
+            out.1
+        );
     }
-    for s in [&a, &b] {
-        let list = library(s, "");
-        assert_eq!(list.len(), 2);
-        assert!(list.iter().all(|e| e["plies"] == 2), "{list:?}");
+}
+
+/// Exit code and stderr of a child that has exited.
+trait Exited {
+    fn wait_with_output_ref(&mut self) -> (Option<i32>, String);
+}
+
+impl Exited for std::process::Child {
+    fn wait_with_output_ref(&mut self) -> (Option<i32>, String) {
+        let status = self.wait().expect("wait");
+        let mut err = String::new();
+        if let Some(mut e) = self.stderr.take() {
+            let _ = std::io::Read::read_to_string(&mut e, &mut err);
+        }
+        (status.code(), err)
     }
-    assert_ne!(ga, gb);
-    // Each server can open the other's game.
-    assert_eq!(a.state(&gb)["history"].as_array().unwrap().len(), 2);
 }
 
 #[test]
@@ -349,7 +463,7 @@ fn a_shared_board_needs_its_token() {
     );
     assert!(
         head.lines()
-            .any(|l| l.trim() == "Location: /?variant=plunder"),
+            .any(|l| l.trim().eq_ignore_ascii_case("location: /?variant=plunder")),
         "{head}"
     );
     let cookie = format!("Cookie: {name}={token}");
@@ -467,4 +581,160 @@ fn every_lesson_of_the_rules_pages_is_a_legal_position() {
     assert!(page.contains("library-table"));
     let (_, board) = s.request("GET", "/", "");
     assert!(board.contains("href=\"/rules.html\"") && board.contains("href=\"/library.html\""));
+}
+
+/// A PGN file as players have them: `n` games with variations, comments of
+/// both kinds, NAGs, clock and eval comments, one illegal game (number
+/// `bad`), and no result token after the last game.
+fn players_file(n: usize, bad: usize) -> String {
+    let mut out = String::new();
+    for i in 1..=n {
+        out.push_str(&format!(
+            "[Event \"club {i}\"]\n[White \"Ann {i}\"]\n[Black \"Ivan\"]\n[Result \"1-0\"]\n\n"
+        ));
+        if i == bad {
+            out.push_str("1. e4 e5 2. Ke3 1-0\n\n");
+        } else {
+            out.push_str(
+                "1. e4 {[%clk 0:05:00]} e5 (1... c5 2. Nf3 (2. c3) d6) 2. Nf3 $1 ; a plan\n\
+                 Nc6?! {[%eval 0.31]} 3. Bb5 a6 $6 4. Ba4",
+            );
+            out.push_str(if i == n { "\n" } else { " 1-0\n\n" });
+        }
+    }
+    out
+}
+
+#[test]
+fn a_players_file_of_10001_games_is_imported_in_one_request_and_paged() {
+    let dir = tmp("big");
+    let db = dir.join("games.db");
+    let s = Server::start_with(&["--db", &db_arg(&db)]);
+    let text = players_file(10_001, 5_000);
+    let (status, v) = s.json("POST", "/api/library/import", &json!({ "pgn": text }));
+    assert_eq!(
+        status,
+        201,
+        "{}",
+        &v.to_string()[..400.min(v.to_string().len())]
+    );
+    assert_eq!(v["imported"].as_array().unwrap().len(), 10_000);
+    assert_eq!(
+        v["errors"],
+        json!([{ "game": 5000, "error": v["errors"][0]["error"] }])
+    );
+    assert!(
+        v["errors"][0]["error"].as_str().unwrap().contains("ply 3"),
+        "{}",
+        v["errors"]
+    );
+    // The last game, without a result token, is there with its moves.
+    let last = v["imported"][9_999].as_str().unwrap();
+    let st = s.state(last);
+    assert_eq!(st["history"].as_array().unwrap().len(), 7);
+    // The first page, then the next, newest first, never the whole library.
+    let t = std::time::Instant::now();
+    let (status, page) = get(&s, "/api/library");
+    let took = t.elapsed();
+    assert_eq!(status, 200);
+    assert!(took < std::time::Duration::from_secs(1), "{took:?}");
+    eprintln!("the library's first page of 10,000 games: {took:?}");
+    assert_eq!(page["total"], 10_000);
+    assert_eq!(page["games"].as_array().unwrap().len(), 50);
+    let (_, next) = get(&s, "/api/library?limit=20&offset=50");
+    let ids = |p: &Value| -> Vec<String> {
+        p["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let first = ids(&page);
+    let second = ids(&next);
+    assert_eq!(second.len(), 20);
+    assert!(
+        first.iter().all(|i| !second.contains(i)),
+        "pages do not overlap"
+    );
+    assert_eq!(
+        page["games"][0]["white"], "Ann 10001",
+        "newest (last imported) first"
+    );
+    assert_eq!(page["games"][0]["tags"][0], json!(["Event", "club 10001"]));
+    for bad in ["?limit=-1", "?limit=501", "?offset=x"] {
+        let (status, v) = get(&s, &format!("/api/library{bad}"));
+        assert_eq!(status, 400, "{bad}: {v}");
+    }
+    // The same file as a PGN body: every game is already there.
+    let (status, _, body) = {
+        let req = format!(
+            "POST /api/library/import HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/x-chess-pgn\r\nContent-Length: {}\r\n\r\n{}",
+            s.addr,
+            text.len(),
+            text
+        );
+        s.raw_full(req.as_bytes())
+    };
+    assert_eq!(status, 200, "{}", &body[..300.min(body.len())]);
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["skipped"], 10_000);
+    assert_eq!(v["error_count"], 1);
+}
+
+#[test]
+fn a_full_library_refuses_the_move_and_keeps_the_game_as_it_was() {
+    let dir = tmp("full");
+    let db = dir.join("games.db");
+    {
+        // A library with a game, made without a limit.
+        let s = Server::start_with(&["--db", &db_arg(&db)]);
+        let g = id(&s.create(&json!({})));
+        play(&s, &g, &["e2e4"]);
+        s.kill();
+    }
+    // The same file on a disk that fills up: the process may not grow any
+    // file past 256 KiB (SIGXFSZ ignored, so a write fails as on a full
+    // disk instead of killing the process).
+    let mut cmd = Command::new("bash");
+    cmd.args([
+        "-c",
+        "trap '' XFSZ; ulimit -f 256; exec \"$0\" serve --port 0 --db \"$1\"",
+        env!("CARGO_BIN_EXE_volkhv"),
+        &db_arg(&db),
+    ]);
+    let s = Server::start_command(cmd);
+    let g = library(&s, "")[0]["id"].as_str().unwrap().to_string();
+    // A move and its takeback, again and again: each is written.
+    let mut refused = None;
+    for i in 0..5000 {
+        let before = s.state(&g);
+        let (status, v) = if i % 2 == 0 {
+            s.act(&g, "move", &json!({ "move": "e7e5" }))
+        } else {
+            s.act(&g, "undo", &Value::Null)
+        };
+        if status != 200 {
+            refused = Some((status, v, before));
+            break;
+        }
+    }
+    let (status, v, before) = refused.expect("the disk fills up");
+    assert_eq!(status, 507, "{v}");
+    let why = v["error"].as_str().unwrap();
+    assert!(
+        why.contains("cannot store") && why.contains("nothing was changed"),
+        "{why}"
+    );
+    let now = s.state(&g);
+    assert_eq!(now["history"], before["history"], "not played in memory");
+    assert!(s.request("GET", "/", "").0 == 200, "still serving");
+    s.kill();
+    // On disk: the game as the page last saw it.
+    let again = Server::start_with(&["--db", &db_arg(&db)]);
+    assert_eq!(
+        again.state(&g)["history"],
+        before["history"],
+        "on disk as it was"
+    );
 }

@@ -46,7 +46,7 @@ impl Stream {
 
     /// Every `info` event so far.
     fn infos(&self) -> Vec<Value> {
-        self.seen
+        server::dechunk(&self.seen)
             .split("\n\n")
             .filter_map(|block| block.strip_prefix("event: info\ndata: "))
             .filter_map(|data| serde_json::from_str(data).ok())
@@ -110,7 +110,7 @@ fn the_level_is_a_setting_of_the_game_and_checked() {
     );
     // The library keeps it and names the level.
     let (_, lib) = s.json("GET", "/api/library", &Value::Null);
-    let row = lib
+    let row = lib["games"]
         .as_array()
         .unwrap()
         .iter()
@@ -124,7 +124,7 @@ fn the_level_is_a_setting_of_the_game_and_checked() {
     assert!(v["settings"]["elo"].is_null(), "{v}");
     assert_eq!(v["settings"]["engine"], "black");
     let (_, lib) = s.json("GET", "/api/library", &Value::Null);
-    let row = lib
+    let row = lib["games"]
         .as_array()
         .unwrap()
         .iter()

@@ -2,8 +2,11 @@
 
 export class ApiError extends Error {}
 
+// A request that changes something always carries a JSON body: the server
+// refuses other bodies, which another site's page could send.
 export async function request(method, path, body) {
   const init = { method, headers: {} };
+  if (body === undefined && method !== "GET" && method !== "HEAD") body = {};
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);

@@ -1,5 +1,6 @@
-// The library page: every kept game, newest first, filtered by variant and
-// result; open one (at any move), export, delete, import PGN files.
+// The library page: every kept game, newest first, a page at a time,
+// filtered by variant and result; open one (at any move), export, delete,
+// import PGN files (with a report of what was kept, skipped and unreadable).
 
 import { get, request } from "./api.js";
 
@@ -71,13 +72,22 @@ function row(g) {
   return tr;
 }
 
-async function refresh() {
+const PAGE = 50;
+let shown = 0;
+
+// The first page of the list (`more`: the next page, added below).
+async function refresh(more = false) {
   const q = filters();
   $("export-all").href = `/api/library/pgn${q ? "?" + q : ""}`;
+  const offset = more ? shown : 0;
   try {
-    const games = await get(`/api/library${q ? "?" + q : ""}`);
-    $("games").replaceChildren(...games.map(row));
-    $("count").textContent = `${games.length} game${games.length === 1 ? "" : "s"}`;
+    const page = await get(`/api/library?${q ? q + "&" : ""}limit=${PAGE}&offset=${offset}`);
+    const rows = page.games.map(row);
+    if (more) $("games").append(...rows);
+    else $("games").replaceChildren(...rows);
+    shown = offset + page.games.length;
+    $("count").textContent = `${page.total} game${page.total === 1 ? "" : "s"}${shown < page.total ? `, ${shown} shown` : ""}`;
+    $("more").hidden = shown >= page.total;
     document.body.dataset.ready = "1";
   } catch (e) {
     say(e.message);
@@ -95,20 +105,52 @@ async function remove(id) {
   }
 }
 
-async function importPgn() {
-  const texts = [];
-  for (const f of $("import-files").files) texts.push(await f.text());
-  if ($("import-text").value.trim()) texts.push($("import-text").value);
-  if (!texts.length) return say("choose PGN files or paste PGN first");
-  try {
-    const r = await request("POST", "/api/library/import", { pgn: texts.join("\n\n") });
-    say(`${r.imported.length} game${r.imported.length === 1 ? "" : "s"} imported`);
-    $("import-text").value = "";
-    $("import-files").value = "";
-    await refresh();
-  } catch (e) {
-    say(e.message);
+// What an import did, in words, with every unreadable game by its number.
+function showReport(r, name) {
+  const box = $("import-report");
+  const plural = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
+  const head = document.createElement("p");
+  head.textContent = `${name}: ${plural(r.imported.length, "game")} imported` +
+    (r.skipped ? `, ${plural(r.skipped, "game")} already in the library (skipped)` : "") +
+    (r.error_count ? `, ${plural(r.error_count, "game")} not readable` : "") +
+    (r.error ? ` — ${r.error}` : "");
+  box.append(head);
+  if (r.errors.length) {
+    const ul = document.createElement("ul");
+    for (const e of r.errors) {
+      const li = document.createElement("li");
+      li.dataset.game = String(e.game);
+      li.textContent = `game ${e.game}: ${e.error}`;
+      ul.append(li);
+    }
+    box.append(ul);
   }
+}
+
+// Each file is sent as it is (PGN text, streamed by the server); pasted
+// text as JSON.
+async function importPgn() {
+  const sends = [];
+  for (const f of $("import-files").files) sends.push([f.name, f, "application/x-chess-pgn"]);
+  const pasted = $("import-text").value;
+  if (pasted.trim()) sends.push(["pasted text", JSON.stringify({ pgn: pasted }), "application/json"]);
+  if (!sends.length) return say("choose PGN files or paste PGN first");
+  $("import-report").replaceChildren();
+  say("importing…");
+  for (const [name, body, type] of sends) {
+    try {
+      const res = await fetch("/api/library/import", { method: "POST", headers: { "Content-Type": type }, body });
+      const r = await res.json();
+      if (!Array.isArray(r.imported)) throw new Error(r.error || `HTTP ${res.status}`);
+      showReport(r, name);
+    } catch (e) {
+      showReport({ imported: [], skipped: 0, errors: [], error_count: 0, error: e.message }, name);
+    }
+  }
+  say("");
+  $("import-text").value = "";
+  $("import-files").value = "";
+  await refresh();
 }
 
 const q = new URLSearchParams(location.search);
@@ -117,4 +159,5 @@ if (q.get("result")) $("filter-result").value = q.get("result");
 $("filter-variant").addEventListener("change", refresh);
 $("filter-result").addEventListener("change", refresh);
 $("import").addEventListener("click", importPgn);
+$("more").addEventListener("click", () => refresh(true));
 refresh();

@@ -355,8 +355,11 @@ function wire() {
   $("pgn-import").addEventListener("click", async () => {
     try {
       const r = await post("/api/library/import", { pgn: $("pgn").value });
-      await reopen(r.imported[r.imported.length - 1], null);
-      say(r.imported.length > 1 ? `${r.imported.length} games imported into the library; the last is shown` : "");
+      const ids = [...r.imported, ...r.existing];
+      if (!ids.length) throw new Error(r.errors.length ? `game ${r.errors[0].game}: ${r.errors[0].error}` : "no game in the PGN text");
+      await reopen(ids[ids.length - 1], null);
+      say(r.imported.length > 1 ? `${r.imported.length} games imported into the library; the last is shown`
+        : r.skipped ? "this game was already in the library" : "");
     } catch (e) { say(e.message); }
   });
   document.addEventListener("keydown", (e) => {

@@ -17,8 +17,9 @@
 //! GET  /api/games/ID/events       → Server-Sent Events: state, info, message
 //! ```
 
-use super::http::{self, ApiError, Reply, Target};
+use super::http::{Answer, ApiError, Reply, Req};
 use super::pgn;
+use super::pool::{Busy, Pool, RETRY_AFTER_S};
 use super::review::{self, Review};
 use super::session::{
     color_word, lock, saved, white_view, EngineLimit, Kind, Refusal, Registry, Run, Settings,
@@ -28,11 +29,12 @@ use super::store;
 use engine::levels::{ELO_MAX, ELO_MIN, NAMED};
 use engine::{with_game, Game, Info, Options, Score};
 use eval::Evaluate;
+use hyper::Method;
 use movegen::{Color, Describe, Position, Square, Token, Variant};
 use notation::words::{checked_king, legal_words, outcome_words, plies, pv_notation};
 use serde::{Deserialize, Deserializer};
 use serde_json::{json, Value};
-use tiny_http::{Method, Request};
+use std::sync::{Arc, Mutex};
 
 /// Every field any request body may carry; each handler checks that only
 /// its own are given.
@@ -185,14 +187,16 @@ fn fen_from(fen: Option<&str>) -> Option<&str> {
 }
 
 /// Answers one API request (the path starts with `api`). Streams are
-/// handled by the caller, which must own the request.
-pub fn handle(reg: &Registry, req: &mut Request, t: &Target) -> Result<Reply, ApiError> {
-    let path: Vec<&str> = t.path.iter().map(String::as_str).collect();
-    let method = req.method().clone();
-    match (&method, path.as_slice()) {
-        (Method::Post, ["api", "games"]) => create(reg, &read(req)?),
-        (Method::Get, ["api", "games", id]) => Ok(Reply::json(&state(&lock(&*reg.get(id)?)))),
-        (Method::Get, ["api", "games", id, "position"]) => {
+/// opened by the caller, which owns the connection.
+pub fn handle(reg: &Registry, pool: &Pool, req: &Req) -> Result<Answer, ApiError> {
+    let t = &req.head.target;
+    let path = t.segments();
+    let method = &req.head.method;
+    let now = |r: Reply| Ok(Answer::Now(r));
+    match (method, path.as_slice()) {
+        (&Method::POST, ["api", "games"]) => now(create(reg, &req.json()?)?),
+        (&Method::GET, ["api", "games", id]) => now(Reply::json(&state(&lock(&*reg.get(id)?)))),
+        (&Method::GET, ["api", "games", id, "position"]) => {
             let slot = reg.get(id)?;
             let s = lock(&slot);
             let ply = match t.param("ply") {
@@ -201,49 +205,51 @@ pub fn handle(reg: &Registry, req: &mut Request, t: &Target) -> Result<Reply, Ap
                     .parse()
                     .map_err(|_| ApiError::bad(format!("ply must be a number, got \"{p}\"")))?,
             };
-            Ok(Reply::json(&position_at(s.engine.game(), ply)?))
+            now(Reply::json(&position_at(s.engine.game(), ply)?))
         }
-        (Method::Post, ["api", "games", id, "hint"]) => {
-            let body = read(req)?;
+        (&Method::POST, ["api", "games", id, "hint"]) => {
+            let body: Body = req.json()?;
             body.only("hint", body.is_empty())?;
-            hint(reg, id)
+            hint(reg, pool, id)
         }
-        (Method::Post, ["api", "games", id, "review"]) => {
-            let mut body = read(req)?;
+        (&Method::POST, ["api", "games", id, "review"]) => {
+            let mut body: Body = req.json()?;
             let movetime = body.movetime.take();
             body.only("review", body.is_empty())?;
-            start_review(reg, id, movetime)
+            now(start_review(reg, pool, id, movetime)?)
         }
-        (Method::Get, ["api", "games", id, "review"]) => {
+        (&Method::GET, ["api", "games", id, "review"]) => {
             let slot = reg.get(id)?;
             let s = lock(&slot);
-            let r = s.review.as_ref().ok_or_else(|| ApiError {
-                status: 409,
-                message: format!(
-                    "no review of game {id} was started (POST /api/games/{id}/review starts one)"
-                ),
+            let r = s.review.as_ref().ok_or_else(|| {
+                ApiError::new(
+                    409,
+                    format!(
+                        "no review of game {id} was started (POST /api/games/{id}/review starts one)"
+                    ),
+                )
             })?;
-            Ok(Reply::json(&review_json(&r.snapshot(), r.movetime_ms)))
+            now(Reply::json(&review_json(&r.snapshot(), r.movetime_ms)))
         }
-        (Method::Get, ["api", "games", id, "pgn"]) => {
+        (&Method::GET, ["api", "games", id, "pgn"]) => {
             let slot = reg.get(id)?;
             let text = pgn::export(&lock(&slot));
-            Ok(Reply::bytes(
+            now(Reply::bytes(
                 "application/x-chess-pgn; charset=utf-8",
                 text.into_bytes(),
             ))
         }
-        (Method::Post, ["api", "games", id, action]) => {
-            let body = read(req)?;
+        (&Method::POST, ["api", "games", id, action]) => {
+            let body: Body = req.json()?;
             let slot = reg.get(id)?;
             let mut s = lock(&slot);
             act(&mut s, action, &body)?;
-            Ok(Reply::json(&state(&s)))
+            now(Reply::json(&state(&s)))
         }
-        (_, ["api", "games"] | ["api", "games", _] | ["api", "games", _, _]) => Err(ApiError {
-            status: 405,
-            message: format!("{method} is not allowed on {}", t.path.join("/")),
-        }),
+        (_, ["api", "games"] | ["api", "games", _] | ["api", "games", _, _]) => Err(ApiError::new(
+            405,
+            format!("{method} is not allowed on {}", t.path.join("/")),
+        )),
         _ => Err(ApiError::not_found(format!(
             "no such API: /{}",
             t.path.join("/")
@@ -251,12 +257,23 @@ pub fn handle(reg: &Registry, req: &mut Request, t: &Target) -> Result<Reply, Ap
     }
 }
 
+/// The pool's refusal as the page reads it.
+pub fn busy_error(b: &Busy) -> ApiError {
+    ApiError::busy(
+        format!(
+            "the engine is busy ({} jobs waiting); try again in {RETRY_AFTER_S} s",
+            b.waiting
+        ),
+        RETRY_AFTER_S,
+    )
+}
+
 /// How long a hint's search runs (ms).
 const HINT_MS: u64 = 1000;
 
-/// The best move for the person to move, from a full-strength search of
-/// its own run without holding the game: the page stays live meanwhile.
-fn hint(reg: &Registry, id: &str) -> Result<Reply, ApiError> {
+/// The best move for the person to move, from a full-strength search on
+/// the engine pool; the game is not held meanwhile, so the page stays live.
+fn hint(reg: &Registry, pool: &Pool, id: &str) -> Result<Answer, ApiError> {
     let slot = reg.get(id)?;
     let (variant, kept) = {
         let s = lock(&slot);
@@ -266,30 +283,38 @@ fn hint(reg: &Registry, id: &str) -> Result<Reply, ApiError> {
             } else {
                 "it is the engine's turn"
             };
-            return Err(ApiError {
-                status: 409,
-                message: format!("no hint: {why}"),
-            });
+            return Err(ApiError::new(409, format!("no hint: {why}")));
         }
         (s.engine.variant(), saved(s.engine.game(), &s.settings, &[]))
     };
-    let ply = kept.moves.len();
-    let mv = review::best_move(variant, &kept.start, &kept.moves, HINT_MS)
-        .map_err(|e| ApiError::bad(format!("no hint: {e}")))?;
-    let mut s = lock(&slot);
-    if s.engine.game().ply_count() != ply
-        || saved(s.engine.game(), &s.settings, &[]).moves != kept.moves
-    {
-        return Err(ApiError {
-            status: 409,
-            message: "the game changed while the hint was searched; ask again".into(),
-        });
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    pool.submit(Box::new(move |_| {
+        let found = review::best_move(variant, &kept.start, &kept.moves, HINT_MS);
+        let reply = found
+            .map_err(|e| ApiError::bad(format!("no hint: {e}")))
+            .and_then(|mv| record_hint(&slot, &kept.moves, &mv))
+            .unwrap_or_else(|e| Reply::error(&e));
+        let _ = tx.send(reply);
+    }))
+    .map_err(|b| busy_error(&b))?;
+    Ok(Answer::Later(rx))
+}
+
+/// Keeps hint `mv`, found for the game after `moves`, if the game is still
+/// there; the reply names it.
+fn record_hint(slot: &Arc<Mutex<Slot>>, moves: &[String], mv: &str) -> Result<Reply, ApiError> {
+    let mut s = lock(slot);
+    let ply = moves.len();
+    if saved(s.engine.game(), &s.settings, &[]).moves != moves {
+        return Err(ApiError::new(
+            409,
+            "the game changed while the hint was searched; ask again",
+        ));
     }
-    s.add_hint(ply, &mv)?;
-    let text =
-        with_game!(s.engine.game(), g => pv_notation(g.position(), std::slice::from_ref(&mv)))
-            .pop()
-            .unwrap_or_else(|| mv.clone());
+    s.add_hint(ply, mv)?;
+    let text = with_game!(s.engine.game(), g => pv_notation(g.position(), &[mv.to_string()]))
+        .pop()
+        .unwrap_or_else(|| mv.to_string());
     let [white, black] = s.hint_counts();
     Ok(Reply::json(&json!({
         "move": mv,
@@ -300,7 +325,12 @@ fn hint(reg: &Registry, id: &str) -> Result<Reply, ApiError> {
 }
 
 /// Starts (or restarts) the review of game `id`'s moves as they are now.
-fn start_review(reg: &Registry, id: &str, movetime: Option<u64>) -> Result<Reply, ApiError> {
+fn start_review(
+    reg: &Registry,
+    pool: &Pool,
+    id: &str,
+    movetime: Option<u64>,
+) -> Result<Reply, ApiError> {
     let ms = in_range(
         "movetime",
         movetime,
@@ -313,16 +343,15 @@ fn start_review(reg: &Registry, id: &str, movetime: Option<u64>) -> Result<Reply
     let kept = saved(s.engine.game(), &s.settings, &[]);
     // The old review's thread is told to stop before the new one starts.
     s.review = None;
-    let handle = review::Handle::start(review::Job {
-        variant: kept.variant,
-        start: kept.start,
-        moves: kept.moves,
-        movetime_ms: ms,
-    })
-    .map_err(|e| ApiError {
-        status: 500,
-        message: e,
-    })?;
+    let handle = review::Handle::start(
+        review::Job {
+            variant: kept.variant,
+            start: kept.start,
+            moves: kept.moves,
+            movetime_ms: ms,
+        },
+        pool,
+    )?;
     let body = review_json(&handle.snapshot(), ms);
     s.review = Some(handle);
     Ok(Reply::json_status(202, &body))
@@ -354,10 +383,6 @@ fn review_json(r: &Review, movetime_ms: u64) -> Value {
         "accuracy": { "white": r.accuracy[0], "black": r.accuracy[1] },
         "error": r.error,
     })
-}
-
-fn read(req: &mut Request) -> Result<Body, ApiError> {
-    http::json(&http::body(req)?)
 }
 
 fn create(reg: &Registry, b: &Body) -> Result<Reply, ApiError> {
@@ -598,7 +623,7 @@ impl From<Refusal> for ApiError {
             Refusal::TooMany(m) => (429, m),
             Refusal::Storage(m) => (507, m),
         };
-        ApiError { status, message }
+        ApiError::new(status, message)
     }
 }
 

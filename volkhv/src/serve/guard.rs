@@ -1,18 +1,29 @@
-//! Who may use a board shared beyond this machine. With a non-loopback
-//! `--host` the server makes a random token and answers 403 to any request
-//! without it (`?token=`, `Authorization: Bearer`, or the cookie the page
-//! gets on its first visit); requests that change something must also come
-//! from the board's own origin. On loopback nothing is asked: the `Host`
-//! check of `mod.rs` keeps other sites out there.
+//! Who may use the board, checked before any route runs:
+//!
+//! - **Host** (loopback only): the `Host` header must name this machine, so
+//!   that a web page elsewhere that points its own name at 127.0.0.1 (DNS
+//!   rebinding) cannot reach the API.
+//! - **Cross-site writes** (every address): a request that changes something
+//!   (POST, PUT, PATCH, DELETE) must not come from another site's page — a
+//!   present `Origin` must be the board's own, `Sec-Fetch-Site` must not say
+//!   another site — and must carry a JSON body (`Content-Type:
+//!   application/json`). A page elsewhere can only send forms and
+//!   `text/plain` without asking the browser first (a CORS preflight, which
+//!   the board never grants), so neither reaches a route.
+//! - **Token** (beyond loopback): the server makes a random token and answers
+//!   403 to any request without it (`?token=`, `Authorization: Bearer`, or
+//!   the cookie the page gets on its first visit).
 //!
 //! ```text
 //! GET /?token=T          → 303 to / with Set-Cookie: volkhv_token_PORT=T; HttpOnly; SameSite=Strict
-//! GET /api/… (cookie T)  → answered        POST with Origin ≠ http://Host → 403
+//! GET /api/… (cookie T)  → answered
+//! POST, Origin ≠ http://Host  → 403      POST, Content-Type: text/plain → 415
 //! ```
 
-use super::http::{self, ApiError, Target};
-use std::io::Read;
-use tiny_http::{Method, Request, Response, StatusCode};
+use super::http::{ApiError, Head, Reply};
+use hyper::Method;
+use std::net::SocketAddr;
+use subtle::ConstantTimeEq;
 
 /// What to do with a request.
 pub enum Verdict {
@@ -28,32 +39,36 @@ pub enum Verdict {
     },
 }
 
-/// The board's token, if it needs one.
+/// The board's token, if it needs one, and the host names it answers to.
 pub struct Guard {
     token: Option<String>,
     cookie: String,
+    hosts: Option<Vec<String>>,
 }
+
+/// Body types a write may carry: JSON everywhere; PGN text where a route
+/// reads it (neither can be sent by another site's page without a CORS
+/// preflight).
+const WRITE_TYPES: [&str; 2] = ["application/json", "application/x-chess-pgn"];
 
 impl Guard {
     /// No token: loopback.
-    pub fn open(port: u16) -> Guard {
+    pub fn open(bound: SocketAddr) -> Guard {
         Guard {
             token: None,
-            cookie: format!("volkhv_token_{port}"),
+            cookie: format!("volkhv_token_{}", bound.port()),
+            hosts: allowed_hosts(bound),
         }
     }
 
-    /// A fresh random token (128 bits from the system's generator).
+    /// A fresh random token (128 bits from the operating system's generator).
     ///
     /// # Errors
-    /// `/dev/urandom` cannot be read.
-    pub fn with_token(port: u16) -> std::io::Result<Guard> {
-        let mut bytes = [0u8; 16];
-        std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
-        let token = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    /// The generator cannot be read.
+    pub fn with_token(bound: SocketAddr) -> Result<Guard, String> {
         Ok(Guard {
-            token: Some(token),
-            ..Guard::open(port)
+            token: Some(secret()?),
+            ..Guard::open(bound)
         })
     }
 
@@ -62,62 +77,120 @@ impl Guard {
         self.token.as_deref()
     }
 
-    /// Decides on `req` (its target already split).
-    pub fn check(&self, req: &Request, target: &Target) -> Verdict {
+    /// Decides on a request.
+    pub fn check(&self, head: &Head) -> Verdict {
+        if let Some(e) = self.wrong_host(head).or_else(|| cross_site(head)) {
+            return Verdict::Refuse(e);
+        }
         let Some(token) = &self.token else {
             return Verdict::Pass;
         };
-        let from_query = target.param("token");
+        let from_query = head.target.param("token");
         let given = [
             from_query,
-            header(req, "Authorization").and_then(|a| a.strip_prefix("Bearer ")),
-            header(req, "Cookie").and_then(|c| cookie(c, &self.cookie)),
+            head.header("authorization")
+                .and_then(|a| a.strip_prefix("Bearer ")),
+            head.header("cookie").and_then(|c| cookie(c, &self.cookie)),
         ];
         if !given.into_iter().flatten().any(|g| same(g.trim(), token)) {
-            return Verdict::Refuse(ApiError {
-                status: 403,
-                message: "this board needs its token: open the address `volkhv serve` printed (…/?token=…)".into(),
-            });
+            return Verdict::Refuse(ApiError::new(
+                403,
+                "this board needs its token: open the address `volkhv serve` printed (…/?token=…)",
+            ));
         }
-        if !matches!(req.method(), Method::Get | Method::Head) && !same_origin(req) {
-            return Verdict::Refuse(ApiError {
-                status: 403,
-                message: "a request from another site's page was refused".into(),
-            });
-        }
-        let page = target.path.first().is_none_or(|p| p != "api");
-        if from_query.is_some() && page && matches!(req.method(), Method::Get) {
+        let page = head.target.path.first().is_none_or(|p| p != "api");
+        if from_query.is_some() && page && head.method == Method::GET {
             return Verdict::Remember {
-                location: without_token(req.url()),
+                location: without_token(&head.raw),
             };
         }
         Verdict::Pass
     }
 
     /// Answers [`Verdict::Remember`].
-    pub fn remember(&self, req: Request, location: &str) {
+    pub fn remember(&self, location: &str) -> Reply {
         let token = self.token.as_deref().unwrap_or_default();
-        let mut response = Response::empty(StatusCode(303));
         let cookie = format!("{}={token}; HttpOnly; SameSite=Strict; Path=/", self.cookie);
-        for h in [
-            http::header("Location", location),
-            http::header("Set-Cookie", &cookie),
-            http::header("Cache-Control", "no-store"),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            response.add_header(h);
-        }
-        let _ = req.respond(response);
+        Reply::empty(303)
+            .with_header("Location", location.to_string())
+            .with_header("Set-Cookie", cookie)
+    }
+
+    fn wrong_host(&self, head: &Head) -> Option<ApiError> {
+        let allowed = self.hosts.as_deref()?;
+        let ok = head
+            .header("host")
+            .is_some_and(|h| allowed.iter().any(|a| a.eq_ignore_ascii_case(h)));
+        (!ok).then(|| {
+            ApiError::new(
+                403,
+                "this board answers only to 127.0.0.1, localhost and [::1]",
+            )
+        })
     }
 }
 
-fn header<'r>(req: &'r Request, name: &str) -> Option<&'r str> {
-    req.headers()
-        .iter()
-        .find(|h| h.field.as_str().as_str().eq_ignore_ascii_case(name))
-        .map(|h| h.value.as_str())
+/// 128 random bits from the operating system, as 32 hex digits.
+///
+/// # Errors
+/// The generator cannot be read.
+pub fn secret() -> Result<String, String> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(|e| format!("no random numbers: {e}"))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// The `Host` headers a loopback server answers; `None` (any host) when
+/// listening beyond loopback, where the token keeps strangers out.
+fn allowed_hosts(bound: SocketAddr) -> Option<Vec<String>> {
+    if !bound.ip().is_loopback() {
+        return None;
+    }
+    let port = bound.port();
+    let names = ["127.0.0.1", "localhost", "[::1]"];
+    let mut hosts: Vec<String> = names.iter().map(|n| format!("{n}:{port}")).collect();
+    if port == 80 {
+        hosts.extend(names.iter().map(ToString::to_string));
+    }
+    Some(hosts)
+}
+
+/// Refuses a write that another site's page could have sent.
+fn cross_site(head: &Head) -> Option<ApiError> {
+    if !head.is_write() {
+        return None;
+    }
+    let foreign = |why: String| {
+        Some(ApiError::new(
+            403,
+            format!("a request from another site's page was refused ({why})"),
+        ))
+    };
+    if let Some(origin) = head.header("origin") {
+        let own = head
+            .header("host")
+            .is_some_and(|host| origin.eq_ignore_ascii_case(&format!("http://{host}")));
+        if !own {
+            return foreign(format!("Origin: {origin}"));
+        }
+    } else if head.headers.contains_key("origin") {
+        return foreign("an Origin that is not text".into());
+    }
+    if let Some(site) = head.header("sec-fetch-site") {
+        if !matches!(site, "same-origin" | "none") {
+            return foreign(format!("Sec-Fetch-Site: {site}"));
+        }
+    }
+    match head.media_type() {
+        Some(t) if WRITE_TYPES.contains(&t.as_str()) => None,
+        other => Some(ApiError::new(
+            415,
+            format!(
+                "a request that changes something takes a JSON body (Content-Type: application/json), not {}",
+                other.map_or_else(|| "a body without a type".to_string(), |t| format!("\"{t}\""))
+            ),
+        )),
+    }
 }
 
 /// The value of cookie `name` in a `Cookie` header.
@@ -129,24 +202,10 @@ fn cookie<'c>(header: &'c str, name: &str) -> Option<&'c str> {
         .map(|(_, v)| v)
 }
 
-/// Compares without stopping at the first difference, so that the time
-/// taken does not tell how much of a guess was right.
-fn same(a: &str, b: &str) -> bool {
-    a.len() == b.len()
-        && a.bytes()
-            .zip(b.bytes())
-            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-            == 0
-}
-
-/// A browser names the page that sent a request in `Origin`; it must be
-/// this board. Scripts send none (the token is their proof).
-fn same_origin(req: &Request) -> bool {
-    match (header(req, "Origin"), header(req, "Host")) {
-        (None, _) => true,
-        (Some(origin), Some(host)) => origin.eq_ignore_ascii_case(&format!("http://{host}")),
-        (Some(_), None) => false,
-    }
+/// Compares in constant time, so that the time taken does not tell how
+/// much of a guess was right.
+pub fn same(a: &str, b: &str) -> bool {
+    a.as_bytes().ct_eq(b.as_bytes()).into()
 }
 
 /// The request target with its `token=` pairs removed.
@@ -166,6 +225,31 @@ fn without_token(url: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hyper::header::{HeaderMap, HeaderValue};
+
+    fn head(method: Method, headers: &[(&'static str, &str)]) -> Head {
+        let mut map = HeaderMap::new();
+        for (k, v) in headers {
+            map.insert(*k, HeaderValue::from_str(v).unwrap());
+        }
+        Head {
+            method,
+            target: super::super::http::target("/api/games").unwrap(),
+            raw: "/api/games".into(),
+            headers: map,
+        }
+    }
+
+    const HOST: (&str, &str) = ("host", "127.0.0.1:8080");
+    const JSON: (&str, &str) = ("content-type", "application/json; charset=utf-8");
+
+    fn refused(h: &Head) -> Option<u16> {
+        let g = Guard::open("127.0.0.1:8080".parse().unwrap());
+        match g.check(h) {
+            Verdict::Refuse(e) => Some(e.status),
+            _ => None,
+        }
+    }
 
     #[test]
     fn tokens_cookies_and_addresses() {
@@ -182,9 +266,45 @@ mod tests {
             without_token("/library.html?variant=plunder&token=abc"),
             "/library.html?variant=plunder"
         );
-        let g = Guard::with_token(80).unwrap();
+        let any: SocketAddr = "0.0.0.0:80".parse().unwrap();
+        let g = Guard::with_token(any).unwrap();
         let t = g.token().unwrap();
         assert_eq!(t.len(), 32);
-        assert_ne!(t, Guard::with_token(80).unwrap().token().unwrap());
+        assert_ne!(t, Guard::with_token(any).unwrap().token().unwrap());
+    }
+
+    #[test]
+    fn cross_site_writes_are_refused() {
+        assert_eq!(refused(&head(Method::POST, &[HOST, JSON])), None);
+        let own = ("origin", "http://127.0.0.1:8080");
+        assert_eq!(refused(&head(Method::POST, &[HOST, JSON, own])), None);
+        let evil = ("origin", "http://evil.example");
+        assert_eq!(refused(&head(Method::POST, &[HOST, JSON, evil])), Some(403));
+        let null = ("origin", "null");
+        assert_eq!(
+            refused(&head(Method::DELETE, &[HOST, JSON, null])),
+            Some(403)
+        );
+        let site = ("sec-fetch-site", "cross-site");
+        assert_eq!(refused(&head(Method::POST, &[HOST, JSON, site])), Some(403));
+        let same_site = ("sec-fetch-site", "same-site");
+        assert_eq!(
+            refused(&head(Method::POST, &[HOST, JSON, same_site])),
+            Some(403),
+            "another port of localhost is another origin"
+        );
+        for t in [
+            "text/plain",
+            "application/x-www-form-urlencoded",
+            "multipart/form-data; boundary=x",
+        ] {
+            let h = head(Method::POST, &[HOST, ("content-type", t)]);
+            assert_eq!(refused(&h), Some(415), "{t}");
+        }
+        assert_eq!(refused(&head(Method::PUT, &[HOST])), Some(415));
+        // Reads are free; the host check still holds for them.
+        assert_eq!(refused(&head(Method::GET, &[HOST, evil])), None);
+        let rebound = ("host", "evil.example:8080");
+        assert_eq!(refused(&head(Method::GET, &[rebound])), Some(403));
     }
 }

@@ -1,4 +1,4 @@
-//! The HTTP edge: request targets split into path and query, percent
+//! The HTTP edge: request heads split into path and query, percent
 //! decoding, size-limited bodies, and replies (JSON, text, embedded files,
 //! errors). Nothing here knows about games.
 //!
@@ -6,12 +6,18 @@
 //! "/api/games/3/move?x=%41"  ──target()──▶  path ["api","games","3","move"], query [("x","A")]
 //! ```
 
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::header::{HeaderMap, HeaderValue};
+use hyper::{Method, Response, StatusCode};
 use serde::de::DeserializeOwned;
-use std::io::{Cursor, Read};
-use tiny_http::{Header, Request, Response, StatusCode};
 
-/// The largest request body accepted (a long PGN fits many times over).
+/// The largest request body accepted, except the library's PGN import
+/// (which is read as a stream): a long Tavreli game fits many times over.
 pub const MAX_BODY: usize = 256 * 1024;
+
+/// Every reply's body: a whole buffer, or a stream (Server-Sent Events).
+pub type Body = http_body_util::combinators::UnsyncBoxBody<Bytes, std::convert::Infallible>;
 
 /// What a handler answers when it cannot do what was asked: an HTTP status
 /// and a sentence for the person (the page shows it as is).
@@ -21,31 +27,46 @@ pub struct ApiError {
     pub status: u16,
     /// What went wrong, in words.
     pub message: String,
+    /// Seconds after which the same request may succeed (429, 503).
+    pub retry_after: Option<u32>,
 }
 
 impl ApiError {
+    /// An error with `status`.
+    pub fn new(status: u16, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+            retry_after: None,
+        }
+    }
+
     /// 400: the request itself is wrong (bad JSON, FEN, move, option).
     pub fn bad(message: impl Into<String>) -> ApiError {
-        ApiError {
-            status: 400,
-            message: message.into(),
-        }
+        ApiError::new(400, message)
     }
 
     /// 404: no such page, file or game.
     pub fn not_found(message: impl Into<String>) -> ApiError {
+        ApiError::new(404, message)
+    }
+
+    /// 429: more work was asked than the server takes now; try again in
+    /// `secs` seconds.
+    pub fn busy(message: impl Into<String>, secs: u32) -> ApiError {
         ApiError {
-            status: 404,
-            message: message.into(),
+            retry_after: Some(secs),
+            ..ApiError::new(429, message)
         }
     }
 }
 
-/// A reply body with its content type and status.
+/// A reply body with its content type, status and extra headers.
 pub struct Reply {
     status: u16,
     content_type: &'static str,
     body: Vec<u8>,
+    headers: Vec<(&'static str, String)>,
 }
 
 impl Reply {
@@ -60,6 +81,7 @@ impl Reply {
             status,
             content_type: "application/json; charset=utf-8",
             body: value.to_string().into_bytes(),
+            headers: Vec::new(),
         }
     }
 
@@ -69,42 +91,93 @@ impl Reply {
             status: 200,
             content_type,
             body,
+            headers: Vec::new(),
         }
     }
 
-    /// The error as `{"error": message}` with its status.
+    /// The error as `{"error": message}` with its status (and
+    /// `Retry-After` when it says when to try again).
     pub fn error(e: &ApiError) -> Reply {
-        Reply::json_status(e.status, &serde_json::json!({ "error": e.message }))
+        let mut reply = Reply::json_status(e.status, &serde_json::json!({ "error": e.message }));
+        if let Some(secs) = e.retry_after {
+            reply.headers.push(("Retry-After", secs.to_string()));
+        }
+        reply
     }
 
-    /// Sends the reply; a client gone meanwhile is not our problem.
-    pub fn send(self, request: Request) {
-        let len = self.body.len();
-        let mut response = Response::new(
-            StatusCode(self.status),
-            Vec::new(),
-            Cursor::new(self.body),
-            Some(len),
-            None,
-        );
-        for h in [
-            header("Content-Type", self.content_type),
-            header("Cache-Control", "no-store"),
-            header("X-Content-Type-Options", "nosniff"),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            response.add_header(h);
+    /// An empty reply with `status` (a redirect's 303).
+    pub fn empty(status: u16) -> Reply {
+        Reply {
+            status,
+            content_type: "text/plain; charset=utf-8",
+            body: Vec::new(),
+            headers: Vec::new(),
         }
-        let _ = request.respond(response);
+    }
+
+    /// Adds a header (`Location`, `Set-Cookie`, …).
+    #[must_use]
+    pub fn with_header(mut self, name: &'static str, value: String) -> Reply {
+        self.headers.push((name, value));
+        self
+    }
+
+    /// The reply as hyper sends it.
+    pub fn into_response(self) -> Response<Body> {
+        let body = Full::new(Bytes::from(self.body)).boxed_unsync();
+        response(self.status, self.content_type, &self.headers, body)
     }
 }
 
-/// A header from two ASCII strings (`None` only for non-ASCII input, which
-/// this module never builds).
-pub fn header(name: &str, value: &str) -> Option<Header> {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).ok()
+/// A handler's answer: ready now, or later from the engine pool (a hint),
+/// awaited without holding a thread.
+pub enum Answer {
+    /// The reply.
+    Now(Reply),
+    /// The reply, once the work is done (a dropped sender: the server is
+    /// stopping).
+    Later(tokio::sync::oneshot::Receiver<Reply>),
+}
+
+impl From<Reply> for Answer {
+    fn from(r: Reply) -> Answer {
+        Answer::Now(r)
+    }
+}
+
+impl From<ApiError> for Reply {
+    fn from(e: ApiError) -> Reply {
+        Reply::error(&e)
+    }
+}
+
+/// A response with the headers every reply carries.
+pub fn response(
+    status: u16,
+    content_type: &str,
+    extra: &[(&'static str, String)],
+    body: Body,
+) -> Response<Body> {
+    let mut r = Response::new(body);
+    *r.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let h = r.headers_mut();
+    let fixed = [
+        ("content-type", content_type),
+        ("cache-control", "no-store"),
+        ("x-content-type-options", "nosniff"),
+        ("referrer-policy", "no-referrer"),
+    ];
+    for (name, value) in fixed {
+        if let Ok(v) = HeaderValue::from_str(value) {
+            h.insert(name, v);
+        }
+    }
+    for (name, value) in extra {
+        if let Ok(v) = HeaderValue::from_str(value) {
+            h.append(*name, v);
+        }
+    }
+    r
 }
 
 /// A request target split into decoded path segments and query pairs.
@@ -123,6 +196,65 @@ impl Target {
             .iter()
             .find(|(key, _)| key == k)
             .map(|(_, v)| v.as_str())
+    }
+
+    /// The path as `&str` segments, for matching.
+    pub fn segments(&self) -> Vec<&str> {
+        self.path.iter().map(String::as_str).collect()
+    }
+}
+
+/// What a handler sees of a request: method, decoded target, headers and
+/// the raw target (for redirects).
+pub struct Head {
+    /// GET, POST, …
+    pub method: Method,
+    /// The decoded path and query.
+    pub target: Target,
+    /// The request target as sent (`/a?b=c`).
+    pub raw: String,
+    /// The headers.
+    pub headers: HeaderMap,
+}
+
+impl Head {
+    /// The value of header `name` as text (`None` if absent or not ASCII).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    /// `true` for the methods that change something.
+    pub fn is_write(&self) -> bool {
+        !matches!(self.method, Method::GET | Method::HEAD | Method::OPTIONS)
+    }
+
+    /// The media type of the body, lower case, without parameters.
+    pub fn media_type(&self) -> Option<String> {
+        self.header("content-type").map(|c| {
+            c.split(';')
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_ascii_lowercase()
+        })
+    }
+}
+
+/// A request with its whole body (every route but the PGN import).
+pub struct Req {
+    /// Method, target, headers.
+    pub head: Head,
+    /// The body as text.
+    pub body: String,
+}
+
+impl Req {
+    /// The body parsed as JSON (an empty body reads as `{}`).
+    ///
+    /// # Errors
+    /// 400 naming what serde found wrong.
+    pub fn json<T: DeserializeOwned>(&self) -> Result<T, ApiError> {
+        json(&self.body)
     }
 }
 
@@ -180,28 +312,17 @@ pub fn percent_decode(s: &str, plus_is_space: bool) -> Result<String, ApiError> 
     String::from_utf8(out).map_err(|_| ApiError::bad(format!("\"{s}\" does not decode to UTF-8")))
 }
 
-/// Reads the body, refusing more than [`MAX_BODY`] bytes.
+/// 413 for a body over `limit` bytes.
+pub fn too_large(limit: usize) -> ApiError {
+    ApiError::new(413, format!("request body over {limit} bytes"))
+}
+
+/// A whole body as text.
 ///
 /// # Errors
-/// 413 for a body too large, 400 for one that cannot be read or is not UTF-8.
-pub fn body(request: &mut Request) -> Result<String, ApiError> {
-    let too_large = || ApiError {
-        status: 413,
-        message: format!("request body over {MAX_BODY} bytes"),
-    };
-    if request.body_length().is_some_and(|n| n > MAX_BODY) {
-        return Err(too_large());
-    }
-    let mut buf = Vec::new();
-    request
-        .as_reader()
-        .take(MAX_BODY as u64 + 1)
-        .read_to_end(&mut buf)
-        .map_err(|e| ApiError::bad(format!("cannot read the request body: {e}")))?;
-    if buf.len() > MAX_BODY {
-        return Err(too_large());
-    }
-    String::from_utf8(buf).map_err(|_| ApiError::bad("the request body is not UTF-8"))
+/// 400 for bytes that are not UTF-8.
+pub fn body_text(bytes: Bytes) -> Result<String, ApiError> {
+    String::from_utf8(bytes.to_vec()).map_err(|_| ApiError::bad("the request body is not UTF-8"))
 }
 
 /// Parses a JSON body (an empty body reads as `{}`).
@@ -233,5 +354,13 @@ mod tests {
             let e = target(bad).unwrap_err();
             assert_eq!(e.status, 400, "{bad}");
         }
+    }
+
+    #[test]
+    fn busy_replies_say_when_to_come_back() {
+        let r = Reply::error(&ApiError::busy("the engine is busy", 3)).into_response();
+        assert_eq!(r.status(), 429);
+        assert_eq!(r.headers()["retry-after"], "3");
+        assert_eq!(r.headers()["cache-control"], "no-store");
     }
 }

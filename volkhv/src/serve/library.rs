@@ -2,68 +2,53 @@
 //! and the read-only legal moves of any position for the rules pages.
 //!
 //! ```text
-//! GET    /api/library[?variant=V][&result=R]      → [{id, variant, result, plies, started, …}] newest first
+//! GET    /api/library[?variant=V][&result=R][&limit=50][&offset=0]
+//!                         → {games: [{id, variant, result, plies, started, …}] newest first, total, offset, limit}
 //! GET    /api/library/pgn[?variant=V][&result=R]  → every such game as PGN
-//! POST   /api/library/import  {pgn}               → 201 {"imported": [ids]}
+//! POST   /api/library/import  {pgn} | PGN text    → 201 {imported: [ids], skipped, errors: [{game, error}]} (import.rs)
 //! DELETE /api/library/ID                          → {"deleted": ID}
 //! GET    /api/legal?variant=V[&fen=F][&moves=M,M] → the position and its legal moves, in words
 //! ```
 
 use super::api::game_json;
-use super::http::{self, ApiError, Reply, Target};
+use super::http::{ApiError, Reply, Req, Target};
 use super::pgn;
-use super::session::{saved, Registry, Saved, Settings};
+use super::session::{Registry, Saved};
 use super::store::{iso_time, settings_json, Entry, Store};
 use engine::{with_game, AnyGame};
+use hyper::Method;
 use movegen::Variant;
-use serde::Deserialize;
 use serde_json::{json, Value};
-use tiny_http::{Method, Request};
 
 /// The results a list can be filtered by, as PGN writes them.
-const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+pub const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ImportBody {
-    pgn: String,
-}
+/// Games a page of the list holds unless `limit` says otherwise.
+pub const PAGE: usize = 50;
+/// The most games one page may hold.
+pub const PAGE_MAX: usize = 500;
 
-/// Answers `/api/library…` and `/api/legal`.
+/// Answers `/api/library…` and `/api/legal` (the import is read as a
+/// stream by `import.rs`).
 ///
 /// # Errors
-/// 400 for bad filters or PGN, 404 for no such game, 507 when the library
-/// cannot be written.
-pub fn handle(
-    store: &Store,
-    reg: &Registry,
-    req: &mut Request,
-    t: &Target,
-) -> Result<Reply, ApiError> {
-    let path: Vec<&str> = t.path.iter().map(String::as_str).collect();
-    let method = req.method().clone();
-    match (&method, path.as_slice()) {
-        (Method::Get, ["api", "library"]) => {
-            let list = filtered(store, t)?;
-            Ok(Reply::json(&Value::Array(
-                list.iter().map(entry_json).collect(),
-            )))
-        }
-        (Method::Get, ["api", "library", "pgn"]) => {
-            let text = export(&filtered(store, t)?)?;
+/// 400 for bad filters, 404 for no such game, 507 when the library cannot
+/// be written.
+pub fn handle(store: &Store, reg: &Registry, req: &Req) -> Result<Reply, ApiError> {
+    let t = &req.head.target;
+    let path = t.segments();
+    let method = &req.head.method;
+    match (method, path.as_slice()) {
+        (&Method::GET, ["api", "library"]) => page(store, t),
+        (&Method::GET, ["api", "library", "pgn"]) => {
+            let (variant, result) = filters(t)?;
+            let list = store.list(variant, result).map_err(unreadable)?;
             Ok(Reply::bytes(
                 "application/x-chess-pgn; charset=utf-8",
-                text.into_bytes(),
+                export(&list)?.into_bytes(),
             ))
         }
-        (Method::Post, ["api", "library", "import"]) => {
-            let body: ImportBody = http::json(&http::body(req)?)?;
-            let games = import(&body.pgn)?;
-            let ids = store.import(&games).map_err(unwritable)?;
-            let ids: Vec<String> = ids.iter().map(ToString::to_string).collect();
-            Ok(Reply::json_status(201, &json!({ "imported": ids })))
-        }
-        (Method::Delete, ["api", "library", id]) => {
+        (&Method::DELETE, ["api", "library", id]) => {
             let missing = || ApiError::not_found(format!("no game \"{id}\" in the library"));
             let n: u64 = id.parse().map_err(|_| missing())?;
             if !store.delete(n).map_err(unwritable)? {
@@ -72,11 +57,11 @@ pub fn handle(
             reg.forget(n);
             Ok(Reply::json(&json!({ "deleted": id })))
         }
-        (Method::Get, ["api", "legal"]) => legal(t),
-        (_, ["api", "library", ..] | ["api", "legal"]) => Err(ApiError {
-            status: 405,
-            message: format!("{method} is not allowed on {}", t.path.join("/")),
-        }),
+        (&Method::GET, ["api", "legal"]) => legal(t),
+        (_, ["api", "library", ..] | ["api", "legal"]) => Err(ApiError::new(
+            405,
+            format!("{method} is not allowed on {}", t.path.join("/")),
+        )),
         _ => Err(ApiError::not_found(format!(
             "no such API: /{}",
             t.path.join("/")
@@ -85,21 +70,43 @@ pub fn handle(
 }
 
 /// The library cannot be written (read-only file, full disk).
-fn unwritable(e: String) -> ApiError {
-    ApiError {
-        status: 507,
-        message: format!("the game library cannot store this ({e}); nothing was changed"),
-    }
+pub fn unwritable(e: String) -> ApiError {
+    ApiError::new(
+        507,
+        format!("the game library cannot store this ({e}); nothing was changed"),
+    )
 }
 
 fn unreadable(e: String) -> ApiError {
-    ApiError {
-        status: 500,
-        message: format!("the game library cannot be read ({e})"),
-    }
+    ApiError::new(500, format!("the game library cannot be read ({e})"))
 }
 
-fn filtered(store: &Store, t: &Target) -> Result<Vec<Entry>, ApiError> {
+/// `GET /api/library`: one page of the list.
+fn page(store: &Store, t: &Target) -> Result<Reply, ApiError> {
+    let number = |k: &str, default: usize, max: usize| -> Result<usize, ApiError> {
+        match t.param(k).filter(|v| !v.is_empty()) {
+            None => Ok(default),
+            Some(v) => v.parse().ok().filter(|n| *n <= max).ok_or_else(|| {
+                ApiError::bad(format!("{k} must be a number from 0 to {max}, got \"{v}\""))
+            }),
+        }
+    };
+    let limit = number("limit", PAGE, PAGE_MAX)?;
+    let offset = number("offset", 0, usize::MAX >> 1)?;
+    let (variant, result) = filters(t)?;
+    let (list, total) = store
+        .page(variant, result, limit, offset)
+        .map_err(unreadable)?;
+    Ok(Reply::json(&json!({
+        "games": list.iter().map(entry_json).collect::<Vec<_>>(),
+        "total": total,
+        "offset": offset,
+        "limit": limit,
+    })))
+}
+
+/// The `variant` and `result` filters of a list.
+fn filters(t: &Target) -> Result<(Option<Variant>, Option<&str>), ApiError> {
     let variant = match t.param("variant").filter(|v| !v.is_empty()) {
         None => None,
         Some(v) => Some(Variant::from_name(v).ok_or_else(|| {
@@ -115,7 +122,7 @@ fn filtered(store: &Store, t: &Target) -> Result<Vec<Entry>, ApiError> {
             )));
         }
     }
-    store.list(variant, result).map_err(unreadable)
+    Ok((variant, result))
 }
 
 fn entry_json(e: &Entry) -> Value {
@@ -124,7 +131,7 @@ fn entry_json(e: &Entry) -> Value {
         "variant": e.game.variant.name(),
         "result": e.game.result,
         "reason": e.game.reason,
-        "plies": e.game.moves.len(),
+        "plies": e.plies,
         "started": iso_time(e.started),
         "updated": iso_time(e.updated),
         "white": e.white,
@@ -132,6 +139,7 @@ fn entry_json(e: &Entry) -> Value {
         "origin": e.origin,
         "start": e.game.start,
         "settings": settings_json(&e.game.settings),
+        "tags": e.tags.iter().map(|(k, v)| json!([k, v])).collect::<Vec<_>>(),
     })
 }
 
@@ -158,30 +166,6 @@ fn export(list: &[Entry]) -> Result<String, ApiError> {
         out.push('\n');
     }
     Ok(out)
-}
-
-/// Every game of a PGN text, replayed, with its players' names.
-fn import(text: &str) -> Result<Vec<(Saved, String, String)>, ApiError> {
-    let bad = |e: String| ApiError::bad(format!("PGN: {e}"));
-    let games = notation::pgn::import(text, Variant::DEFAULT).map_err(bad)?;
-    let tags = notation::pgn::read_pgn(text).map_err(bad)?;
-    games
-        .into_iter()
-        .zip(tags)
-        .map(|(g, read)| {
-            let moves: Vec<&str> = g.moves.iter().map(String::as_str).collect();
-            let game = AnyGame::from_moves(g.variant, g.fen.as_deref(), &moves)
-                .map_err(|e| bad(e.to_string()))?;
-            let mut kept = saved(&game, &Settings::default(), &[]);
-            // A game that ended without mate or draw on the board (a
-            // resignation, a flag) keeps the PGN's result.
-            if kept.result == "*" && RESULTS.contains(&g.result.as_str()) {
-                kept.result.clone_from(&g.result);
-            }
-            let name = |k: &str| read.tag(k).unwrap_or("?").to_string();
-            Ok((kept, name("White"), name("Black")))
-        })
-        .collect()
 }
 
 /// `GET /api/legal`: a position (after `moves`, comma-separated) with its

@@ -17,16 +17,19 @@
 //! move is lichess's curve, `103.1668 · e^(−0.04354 · drop%) − 3.1669`,
 //! averaged over the side's moves.
 //!
-//! A review runs in a thread of its own ([`Handle::start`]) and never holds
-//! the game's slot; dropping its [`Handle`] (a new review, a changed or
-//! deleted game) cancels it within a few milliseconds. [`best_move`] is the
-//! same full-strength search for one position: the board's hint.
+//! A review runs on the engine pool ([`super::pool`]), one position a step,
+//! and never holds the game's slot; dropping its [`Handle`] (a new review, a
+//! changed or deleted game) cancels it within a few milliseconds.
+//! [`best_move`] is the same full-strength search for one position: the
+//! board's hint, also run on the pool.
 
+use super::http::ApiError;
+use super::pool::Pool;
 use engine::{with_game, AnyGame, Engine, Game, Limits, Options, Score, SearchEvent};
 use eval::Evaluate;
 use movegen::{Color, Position, Variant};
 use notation::words::{plies, pv_notation};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -340,44 +343,112 @@ fn name_in<P: Position + Evaluate>(g: &Game<P>, reviewed: &mut [Reviewed]) {
     }
 }
 
-/// Runs the review of `job` on this thread, publishing progress into
-/// `state`; stops early when `cancel` is set.
-pub fn run(job: &Job, state: &Mutex<Review>, cancel: &AtomicBool) {
-    let publish = |f: &dyn Fn(&mut Review)| {
-        f(&mut state.lock().unwrap_or_else(PoisonError::into_inner));
-    };
-    let mut engine = match own_engine(job.variant) {
-        Ok(e) => e,
-        Err(e) => return publish(&|r| r.error = Some(e.clone())),
-    };
-    let total = job.moves.len() + 1;
-    let mut analysed = Vec::with_capacity(total);
-    for i in 0..total {
-        match analyse(&mut engine, job, i, cancel) {
-            Ok(Some(a)) => analysed.push(a),
-            Ok(None) => return,
-            Err(e) => return publish(&|r| r.error = Some(e.clone())),
-        }
-        #[allow(clippy::cast_precision_loss)] // a game has far fewer than 2^52 plies
-        let progress = (i + 1) as f64 / total as f64;
-        // The last step is published with the marks, so that progress 1
-        // always comes with them.
-        if i + 1 < total {
-            publish(&|r| r.progress = progress);
-        }
-    }
-    let first = AnyGame::new(job.variant, Some(&job.start)).map_or(Color::White, |g| g.turn());
-    let mut moves = classify(&job.moves, first, &analysed);
-    name_moves(job, &mut moves);
-    let acc = accuracy(&moves, first);
-    publish(&|r| {
-        r.moves.clone_from(&moves);
-        r.accuracy = acc;
-        r.progress = 1.0;
-    });
+/// A review under way: the engine, the positions searched so far and what
+/// the API reads. One [`Task::step`] searches one position.
+struct Task {
+    job: Job,
+    engine: Engine,
+    analysed: Vec<Analysed>,
+    state: Arc<Mutex<Review>>,
+    cancel: Arc<AtomicBool>,
+    _running: Running,
 }
 
-/// A review running (or done) in a thread of its own, for one game's moves.
+impl Task {
+    fn publish(&self, f: impl FnOnce(&mut Review)) {
+        f(&mut self.state.lock().unwrap_or_else(PoisonError::into_inner));
+    }
+
+    /// Searches the next position; `true` while more remain. A cancelled
+    /// or failed review stops (the failure is published).
+    fn step(&mut self) -> bool {
+        let total = self.job.moves.len() + 1;
+        let i = self.analysed.len();
+        match analyse(&mut self.engine, &self.job, i, &self.cancel) {
+            Ok(Some(a)) => self.analysed.push(a),
+            Ok(None) => return false,
+            Err(e) => {
+                self.publish(|r| r.error = Some(e));
+                return false;
+            }
+        }
+        if i + 1 < total {
+            #[allow(clippy::cast_precision_loss)] // a game has far fewer than 2^52 plies
+            let progress = (i + 1) as f64 / total as f64;
+            self.publish(|r| r.progress = progress);
+            return true;
+        }
+        // The last step is published with the marks, so that progress 1
+        // always comes with them.
+        let job = &self.job;
+        let first = AnyGame::new(job.variant, Some(&job.start)).map_or(Color::White, |g| g.turn());
+        let mut moves = classify(&job.moves, first, &self.analysed);
+        name_moves(job, &mut moves);
+        let acc = accuracy(&moves, first);
+        self.publish(|r| {
+            r.moves = moves;
+            r.accuracy = acc;
+            r.progress = 1.0;
+        });
+        false
+    }
+}
+
+/// Runs the review of `job` on this thread, publishing progress into
+/// `state`; stops early when `cancel` is set.
+#[cfg(test)]
+fn run(job: &Job, state: &Arc<Mutex<Review>>, cancel: &Arc<AtomicBool>) {
+    let engine = match own_engine(job.variant) {
+        Ok(e) => e,
+        Err(e) => {
+            state.lock().unwrap().error = Some(e);
+            return;
+        }
+    };
+    let mut task = Task {
+        job: job.clone(),
+        engine,
+        analysed: Vec::new(),
+        state: Arc::clone(state),
+        cancel: Arc::clone(cancel),
+        _running: Running::admit().expect("a free review place"),
+    };
+    while task.step() {}
+}
+
+/// Runs the next step of `task` and queues the one after it.
+fn chain(mut task: Task, pool: &Pool) {
+    if task.step() {
+        pool.continue_with(Box::new(move |p| chain(task, p)));
+    }
+}
+
+/// Reviews running at most; one more is refused (429).
+pub const MAX_REVIEWS: usize = 4;
+
+static RUNNING: AtomicUsize = AtomicUsize::new(0);
+
+/// A place among the [`MAX_REVIEWS`], given back on drop.
+struct Running;
+
+impl Running {
+    fn admit() -> Option<Running> {
+        RUNNING
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < MAX_REVIEWS).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| Running)
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        RUNNING.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// A review running (or done) on the engine pool, for one game's moves.
 /// Dropping it cancels the review.
 pub struct Handle {
     state: Arc<Mutex<Review>>,
@@ -389,11 +460,19 @@ pub struct Handle {
 }
 
 impl Handle {
-    /// Starts reviewing `job` in a new thread.
+    /// Starts reviewing `job` on `pool`, one position a step.
     ///
     /// # Errors
-    /// The thread could not be started.
-    pub fn start(job: Job) -> Result<Handle, String> {
+    /// 429 when [`MAX_REVIEWS`] reviews are running or the pool's queue is
+    /// full; 500 when no engine can be made.
+    pub fn start(job: Job, pool: &Pool) -> Result<Handle, ApiError> {
+        let running = Running::admit().ok_or_else(|| {
+            ApiError::busy(
+                format!("{MAX_REVIEWS} reviews are running; try again when one ends"),
+                5,
+            )
+        })?;
+        let engine = own_engine(job.variant).map_err(|e| ApiError::new(500, e))?;
         let state: Arc<Mutex<Review>> = Arc::default();
         let cancel = Arc::new(AtomicBool::new(false));
         let handle = Handle {
@@ -403,10 +482,16 @@ impl Handle {
             moves: job.moves.clone(),
             movetime_ms: job.movetime_ms,
         };
-        std::thread::Builder::new()
-            .name("review".into())
-            .spawn(move || run(&job, &state, &cancel))
-            .map_err(|e| format!("cannot start the review's thread: {e}"))?;
+        let task = Task {
+            job,
+            engine,
+            analysed: Vec::new(),
+            state,
+            cancel,
+            _running: running,
+        };
+        pool.submit(Box::new(move |p| chain(task, p)))
+            .map_err(|b| super::api::busy_error(&b))?;
         Ok(handle)
     }
 
@@ -478,9 +563,9 @@ mod tests {
                 .collect(),
             movetime_ms: 100,
         };
-        let state = Mutex::new(Review::default());
-        run(&job, &state, &AtomicBool::new(false));
-        let r = state.into_inner().unwrap();
+        let state = Arc::new(Mutex::new(Review::default()));
+        run(&job, &state, &Arc::new(AtomicBool::new(false)));
+        let r = state.lock().unwrap().clone();
         assert_eq!(r.error, None);
         assert!((r.progress - 1.0).abs() < 1e-9);
         let q = &r.moves[3];
@@ -509,12 +594,12 @@ mod tests {
             moves: Vec::new(),
             movetime_ms: 10_000,
         };
-        let state = Mutex::new(Review::default());
-        let cancel = AtomicBool::new(true);
+        let state = Arc::new(Mutex::new(Review::default()));
+        let cancel = Arc::new(AtomicBool::new(true));
         let t = std::time::Instant::now();
         run(&job, &state, &cancel);
         assert!(t.elapsed() < Duration::from_secs(5));
-        assert!(state.into_inner().unwrap().moves.is_empty());
+        assert!(state.lock().unwrap().moves.is_empty());
     }
 
     #[test]

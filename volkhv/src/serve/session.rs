@@ -4,10 +4,10 @@
 //! search output to the page.
 //!
 //! ```text
-//! HTTP worker ──lock──▶ Slot { Engine, Settings, Run, subscribers }
+//! request (blocking task) ──lock──▶ Slot { Engine, Settings, Run, subscribers }
 //!                          │ go(limits, sink)
 //! search thread ──sink──▶ dispatcher ──lock──▶ Slot: info → streams; bestmove → play, next search
-//! SSE thread  ◀──channel── Slot::broadcast         (heartbeat: a closed page is noticed, searches stop)
+//! SSE body (async) ◀──bounded channel── Slot::broadcast   (a closed page drops its body: searches stop)
 //! ```
 //! The search thread never locks a slot: its sink only sends to the
 //! dispatcher, so `Engine::play`'s wait for the worker cannot deadlock.
@@ -17,20 +17,23 @@ use engine::{with_game, AnyGame, Engine, Info, Limits, Options, Score, SearchEve
 use movegen::{Color, Position, Variant};
 use notation::words::outcome_words;
 use std::collections::HashMap;
-use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Instant;
+use tokio::sync::mpsc as stream_channel;
 
 /// Live games kept at most; creating one more evicts the least recently
 /// used game without an open page (or, failing that, the least recent).
 pub const MAX_GAMES: usize = 16;
 /// Live streams per game (a page normally holds one).
 pub const MAX_STREAMS_PER_GAME: usize = 4;
-/// How often an idle stream writes a comment line, so that a closed page is
-/// noticed (a write to a closed socket fails on the second try).
-pub const HEARTBEAT: Duration = Duration::from_millis(500);
+/// Events a stream may have waiting to be written; a page that reads none
+/// of them meanwhile is dropped (it reconnects and gets the whole state).
+pub const STREAM_BACKLOG: usize = 512;
+
+/// The receiving end of a game's stream: whole SSE events as text.
+pub type StreamEvents = stream_channel::Receiver<String>;
 
 /// Why a game refuses a request, by kind; the web API gives each its HTTP
 /// status (the session knows no protocol).
@@ -325,7 +328,7 @@ pub struct Slot {
     /// The game review, running or done (dropped when the game changes).
     pub review: Option<review::Handle>,
     next_gen: u64,
-    streams: Vec<(u64, Sender<String>)>,
+    streams: Vec<(u64, stream_channel::Sender<String>)>,
     last_used: Instant,
     dispatch: Sender<Dispatch>,
     view: Arc<dyn View>,
@@ -621,7 +624,8 @@ impl Slot {
     /// Sends one event to every open stream, dropping the closed ones.
     pub fn broadcast(&mut self, event: &str, data: &str) {
         let text = format!("event: {event}\ndata: {data}\n\n");
-        self.streams.retain(|(_, tx)| tx.send(text.clone()).is_ok());
+        self.streams
+            .retain(|(_, tx)| tx.try_send(text.clone()).is_ok());
     }
 
     /// A stream was closed: with the page's last one gone, its searches stop.
@@ -904,7 +908,7 @@ impl Registry {
     ///
     /// # Errors
     /// 429 when the game has [`MAX_STREAMS_PER_GAME`] streams open.
-    pub fn subscribe(&self, slot: &Mutex<Slot>) -> Result<(u64, Receiver<String>), Refusal> {
+    pub fn subscribe(&self, slot: &Mutex<Slot>) -> Result<(u64, StreamEvents), Refusal> {
         let mut s = lock(slot);
         if s.streams.len() >= MAX_STREAMS_PER_GAME {
             return Err(Refusal::TooMany(
@@ -912,9 +916,9 @@ impl Registry {
             ));
         }
         let id = self.next_stream.fetch_add(1, Ordering::Relaxed);
-        let (tx, rx) = mpsc::channel();
+        let (tx, rx) = stream_channel::channel(STREAM_BACKLOG);
         let state = s.view.state(&s);
-        let _ = tx.send(format!("event: state\ndata: {state}\n\n"));
+        let _ = tx.try_send(format!("event: state\ndata: {state}\n\n"));
         s.streams.push((id, tx));
         s.last_used = Instant::now();
         // A page that comes back (its stream dropped and reconnected) finds
@@ -925,34 +929,27 @@ impl Registry {
         Ok((id, rx))
     }
 
-    /// Writes a stream until the page goes away, then unsubscribes it.
-    pub fn pump(
-        &self,
-        slot: &Mutex<Slot>,
-        stream: u64,
-        rx: &Receiver<String>,
-        out: &mut dyn Write,
-    ) {
-        loop {
-            let chunk = match rx.recv_timeout(HEARTBEAT) {
-                Ok(text) => text,
-                Err(RecvTimeoutError::Timeout) => ": heartbeat\n\n".to_string(),
-                Err(RecvTimeoutError::Disconnected) => break,
-            };
-            if out
-                .write_all(chunk.as_bytes())
-                .and_then(|()| out.flush())
-                .is_err()
-            {
-                break;
-            }
-        }
-        self.unsubscribe(slot, stream);
-    }
-
     /// Forgets a stream whose page has gone.
     pub fn unsubscribe(&self, slot: &Mutex<Slot>, stream: u64) {
         lock(slot).stream_closed(stream);
+    }
+
+    /// For a shutdown: every search and review stops, every stream ends and
+    /// every game is written once more; returns the games that could not be.
+    pub fn close_all(&self) -> Vec<String> {
+        let slots: Vec<Arc<Mutex<Slot>>> = lock(&self.games).values().cloned().collect();
+        let mut failed = Vec::new();
+        for slot in slots {
+            let mut s = lock(&slot);
+            s.run = None;
+            s.review = None;
+            s.engine.abort();
+            s.streams.clear();
+            if let Err(e) = s.commit() {
+                failed.push(format!("game {}: {e}", s.id));
+            }
+        }
+        failed
     }
 }
 

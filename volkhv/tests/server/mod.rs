@@ -51,9 +51,15 @@ impl Server {
 
     /// Starts `volkhv serve --port 0 ARGS…` and reads its first stdout line.
     pub fn start_with(args: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_volkhv"))
-            .args(["serve", "--port", "0"])
-            .args(args)
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_volkhv"));
+        cmd.args(["serve", "--port", "0"]).args(args);
+        Server::start_command(cmd)
+    }
+
+    /// Starts a command that runs a server (a shell that limits it, say) and
+    /// reads its first stdout line.
+    pub fn start_command(mut cmd: Command) -> Server {
+        let mut child = cmd
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -108,10 +114,37 @@ impl Server {
         self.stdout.lock().unwrap().clone()
     }
 
+    /// `kill -TERM`, then waits for the process to end: its exit code.
+    pub fn terminate(mut self) -> (Option<i32>, String) {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        let deadline = Instant::now() + TIMEOUT;
+        let status = loop {
+            if let Some(st) = self.child.try_wait().expect("try_wait") {
+                break st;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "no exit after SIGTERM: {}",
+                self.stderr()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        // The stderr pipe's last lines.
+        std::thread::sleep(Duration::from_millis(100));
+        (status.code(), self.stderr())
+    }
+
     /// `kill -9`: the process ends at once, mid-whatever.
     pub fn kill(mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// `true` while the process runs.
@@ -230,4 +263,34 @@ impl Drop for Server {
 /// The game's id as a string.
 pub fn id(state: &Value) -> String {
     state["id"].as_str().expect("id").to_string()
+}
+
+/// The body of a chunked HTTP/1.1 reply read so far (the head skipped, the
+/// chunk sizes taken out; a chunk cut off at the end is kept as far as it
+/// came). An event stream's text, as a browser's EventSource sees it.
+pub fn dechunk(raw: &str) -> String {
+    let Some((_, mut rest)) = raw.split_once("\r\n\r\n") else {
+        return String::new();
+    };
+    let mut out = String::new();
+    while let Some((size, after)) = rest.split_once("\r\n") {
+        let Ok(n) = usize::from_str_radix(size.trim(), 16) else {
+            break;
+        };
+        if n == 0 {
+            break;
+        }
+        let take = n.min(after.len());
+        // A chunk boundary inside a UTF-8 sequence: keep what is whole.
+        let mut end = take;
+        while !after.is_char_boundary(end) {
+            end -= 1;
+        }
+        out.push_str(&after[..end]);
+        if take < n {
+            break;
+        }
+        rest = after[n..].strip_prefix("\r\n").unwrap_or(&after[n..]);
+    }
+    out
 }

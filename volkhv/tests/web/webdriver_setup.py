@@ -1,7 +1,7 @@
 """What every browser script of volkhv/tests/web shares: a process that
 talks to loopback only, a watchdog, progress lines, headless Chromium over
-the system chromedriver, and navigation that is tried again when a fresh
-renderer never answers. Each script keeps its own pages and checks.
+the system chromedriver, and navigation. Each script keeps its own pages
+and checks.
 """
 
 import faulthandler
@@ -61,12 +61,10 @@ def chromium(shots, name, page_load_timeout=TIMEOUT):
 
 
 def navigate(driver, url):
-    """`driver.get(url)`, tried again if the navigation times out (the
-    first one in a fresh headless Chromium sometimes never hears from its
-    renderer)."""
-    for attempt in range(3):
-        try:
-            return driver.get(url)
-        except TimeoutException as e:
-            log("navigation timed out (attempt %d): %s" % (attempt + 1, e.msg.splitlines()[0]))
-    raise AssertionError("the page never loaded: " + url)
+    """`driver.get(url)`, once. A page that never loads is a defect of the
+    server (it was one: idle connections of the browser held the old
+    server's threads, issue 53), not something to try again."""
+    try:
+        return driver.get(url)
+    except TimeoutException as e:
+        raise AssertionError("the page never loaded: %s (%s)" % (url, e.msg.splitlines()[0]))
