@@ -10,17 +10,15 @@
 //! `cargo test` and run by CI (`-- --include-ignored`), where a missing tool
 //! fails it.
 
+mod script;
 mod server;
 
 use movegen::{Chess, Plunder, Position, Tavreli};
 use serde_json::Value;
 use server::Server;
-use std::io::Read;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/web/browser.py");
 const LIBRARY_SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/web/library.py");
@@ -54,34 +52,6 @@ fn check<P: Position>(before: &str, mv: &str, after: &str) -> Result<(), String>
     }
 }
 
-/// Reads a pipe to its end on a thread of its own: a child that writes more
-/// than a pipe holds must not block while this side waits for it to exit.
-fn drain(mut pipe: impl Read + Send + 'static) -> Receiver<String> {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = pipe.read_to_end(&mut bytes);
-        let _ = tx.send(String::from_utf8_lossy(&bytes).into_owned());
-    });
-    rx
-}
-
-/// What a drained pipe held; a browser left behind may still hold the pipe
-/// open, so the wait is bounded.
-fn drained(rx: &Receiver<String>) -> String {
-    rx.recv_timeout(Duration::from_secs(10))
-        .unwrap_or_else(|_| "(the pipe stayed open)".to_string())
-}
-
-/// Kills the script's process group: chromedriver and Chromium with it,
-/// which a killed script (or its watchdog's exit) leaves running.
-fn kill_group(leader: u32) {
-    let _ = Command::new("kill")
-        .args(["-s", "KILL", "--", &format!("-{leader}")])
-        .stderr(Stdio::null())
-        .status();
-}
-
 /// The last lines of the script's chromedriver log (`webdriver_setup.py`
 /// names it after the script), for a failure's message.
 fn driver_log_tail(shots: &Path, script: &str) -> String {
@@ -107,34 +77,13 @@ fn run_script(script: &str, args: &[&std::ffi::OsStr], done: &str, shots: &Path)
         panic!("the browser test cannot run: {why}");
     }
     // The script's own watchdog (240 s) fires first and prints its stacks.
-    let mut child = Command::new("python3")
-        .arg("-u")
-        .arg(script)
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn()
-        .expect("python3 runs");
-    let stdout = drain(child.stdout.take().expect("stdout piped"));
-    let stderr = drain(child.stderr.take().expect("stderr piped"));
-    let started = Instant::now();
-    let deadline = started + Duration::from_secs(300);
-    while child.try_wait().expect("wait").is_none() {
-        if Instant::now() > deadline {
-            kill_group(child.id());
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let status = child.wait().expect("wait");
-    kill_group(child.id());
-    let (stdout, stderr) = (drained(&stdout), drained(&stderr));
+    let ran = script::run_python(script, args, Duration::from_secs(300));
+    let (status, stdout, stderr) = (ran.status, ran.stdout, ran.stderr);
     assert!(
         status.success() && stdout.contains(done),
         "browser script failed ({status}) after {:.0?}:\n{stdout}\n{stderr}\n\
          chromedriver's log ends:\n{}\nscreenshots in {}",
-        started.elapsed(),
+        ran.took,
         driver_log_tail(shots, script),
         shots.display()
     );

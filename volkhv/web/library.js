@@ -156,8 +156,8 @@ async function importPgn() {
 const q = new URLSearchParams(location.search);
 if (q.get("variant")) $("filter-variant").value = q.get("variant");
 if (q.get("result")) $("filter-result").value = q.get("result");
-$("filter-variant").addEventListener("change", refresh);
-$("filter-result").addEventListener("change", refresh);
+$("filter-variant").addEventListener("change", () => refresh());
+$("filter-result").addEventListener("change", () => refresh());
 $("import").addEventListener("click", importPgn);
 $("more").addEventListener("click", () => refresh(true));
 refresh();
