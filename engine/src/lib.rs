@@ -16,6 +16,7 @@ pub mod genfens;
 pub mod levels;
 pub mod limits;
 pub mod perft;
+pub mod score;
 pub mod search;
 pub mod time;
 pub mod tt;

@@ -4,7 +4,7 @@
 //! scores into winning chances.
 
 use crate::limits::{Score, Wdl};
-use crate::search::{to_score, MATE_BOUND};
+use crate::score::{is_mate, to_score};
 use eval::Evaluate;
 use movegen::{with_variant, Color, Position, Variant};
 
@@ -29,7 +29,7 @@ pub fn of<P: Evaluate>(score: Score, ply: u32) -> Wdl {
 
 /// [`of`] for an internal search score.
 pub(crate) fn of_internal<P: Evaluate>(score: i32, ply: u32) -> Wdl {
-    if score.abs() >= MATE_BOUND {
+    if is_mate(score) {
         return of::<P>(to_score(score), ply);
     }
     of::<P>(Score::Cp(score), ply)

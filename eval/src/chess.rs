@@ -145,7 +145,7 @@ impl Evaluate for Chess {
             // are drawn and how to drive a bare king to the edge.
             hand_written
         } else {
-            hand_written + crate::nnue::evaluate(board, self.turn())
+            hand_written + crate::nets::correction(self)
         }
     }
 
@@ -761,7 +761,7 @@ mod tests {
         ] {
             let p = Chess::from_fen(fen).unwrap();
             let hand = evaluate_board(p.board(), p.turn());
-            let net = crate::nnue::evaluate(p.board(), p.turn());
+            let net = crate::nets::correction(&p);
             assert_eq!(p.evaluate(), hand + net, "{fen}");
         }
         let pawnless = Chess::from_fen("8/8/4k3/8/8/8/4K3/4R3 w - - 0 1").unwrap();

@@ -8,9 +8,10 @@
 //! table and its `traceable!` line.
 
 /// `Traceable` for a variant: its table type, the table in use, the text
-/// it was read from and its trace function (each variant module calls it).
+/// it was read from and its trace (a function of the position; each
+/// variant module calls it).
 macro_rules! traceable {
-    ($pos:ty, $table:ty, $value:expr, $source:expr, $trace:path) => {
+    ($pos:ty, $table:ty, $value:expr, $source:expr, $trace:expr) => {
         impl $crate::Traceable for $pos {
             type Table = $table;
             const SOURCE: &'static str = $source;

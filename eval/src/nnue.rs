@@ -1,51 +1,22 @@
-//! Chess's evaluation network: a correction added to the hand-written
+//! Chess's network: its feature set (768 piece-square inputs per view:
+//! own or enemy × six roles × 64 squares, each side seeing the board from
+//! its own first rank) and the embedded file, `eval/params/chess.nnue` or
+//! the file `VOLKHV_EVALFILE` names at build time (`make EVALFILE=...`,
+//! see `build.rs`). The network is a correction added to the hand-written
 //! evaluation (`chess::evaluate_board`), trained by `volkhv-nnue` on the
 //! difference between the search's scores in `volkhv datagen` self-play and
-//! that evaluation (see `docs/tuning.md`); embedded from
-//! `eval/params/chess.nnue`, or the file `VOLKHV_EVALFILE` names at build
-//! time (`make EVALFILE=...`, see `build.rs`). 768 piece-square inputs per side's view, one
-//! hidden layer of [`HIDDEN`] units per view (the same weights for both),
-//! squared clipped ReLU, one output, plus a linear piece-square term.
-//!
-//! The evaluation stays a pure function of the board, yet costs little: each
-//! thread keeps the accumulators of the board it evaluated last, and the
-//! next board (in a search, nearly always a parent, child or sibling) is
-//! reached by the few piece-square inputs that differ. Integer additions
-//! are exact, so the result is the same as building from an empty board.
+//! that evaluation (see `docs/tuning.md`); its type, file layout and
+//! accumulators are every variant's ([`crate::nets`]). PlunderChess's
+//! inputs begin with these 768, so its feature set reads them from here.
 
+use crate::nets::{self, differing, oriented, theirs, Features};
 use movegen::board::Board;
-use movegen::{Bitboard, Color, Role, Square};
-use std::cell::RefCell;
-use std::sync::LazyLock;
+use movegen::{Bitboard, Chess, Color, Position, Role, Square};
 
-/// Hidden units per view of the chess network (the variants' width is
-/// `eval::nets::HIDDEN`): the file says its width, and a file of another
-/// width is refused.
-pub const HIDDEN: usize = 64;
 /// Inputs per view: (ours or theirs) × six roles × 64 squares.
 pub const INPUTS: usize = 768;
-/// Quantisation of the first layer (an activation of 1.0 is `QA`).
-pub const QA: i32 = 255;
-/// Quantisation of the output weights.
-pub const QB: i32 = 64;
-/// Centipawns per unit of the network's output.
-pub const SCALE: i32 = 400;
 /// The file's first bytes, with the layout's version.
 pub const MAGIC: &[u8; 8] = b"VOLKNN02";
-
-/// The quantised network.
-pub struct Network {
-    /// Input weights, one row of [`HIDDEN`] per input.
-    input: Vec<[i16; HIDDEN]>,
-    bias: [i16; HIDDEN],
-    /// Output weights: the side to move's half, then the other side's.
-    output: [[i16; HIDDEN]; 2],
-    output_bias: i32,
-    /// A linear piece-square term per input, in output units × `QA·QB`,
-    /// added straight to the output: material and placement that need no
-    /// hidden unit, learnt from few positions.
-    psqt: Vec<i32>,
-}
 
 /// The embedded network file (chosen by `build.rs`).
 const EMBEDDED: &[u8] = include_bytes!(env!("VOLKHV_NET"));
@@ -53,303 +24,140 @@ const EMBEDDED: &[u8] = include_bytes!(env!("VOLKHV_NET"));
 // A network given with `EVALFILE=` is checked here, so a file of another
 // layout stops the build rather than the first evaluation.
 const _: () = assert!(
-    fits_layout(EMBEDDED),
+    nets::check_file(EMBEDDED, MAGIC, INPUTS).is_ok(),
     "the network file (EVALFILE) does not have this build's layout"
 );
 
-/// The network in use, read once from the embedded file.
-static NETWORK: LazyLock<Network> = LazyLock::new(|| {
-    Network::from_bytes(EMBEDDED)
-        .expect("the embedded chess network is well formed (checked at compile time)")
-});
-
-/// Whether `bytes` passes every check of [`Network::from_bytes`]: magic,
-/// width, length and the output weights' range. A `const fn` so the
-/// embedded file is checked while compiling.
-const fn fits_layout(bytes: &[u8]) -> bool {
-    let shorts = (INPUTS + 1 + 2) * HIDDEN;
-    let header = MAGIC.len() + 4;
-    if bytes.len() != header + shorts * 2 + 4 + INPUTS * 4 {
-        return false;
-    }
-    let mut i = 0;
-    while i < MAGIC.len() {
-        if bytes[i] != MAGIC[i] {
-            return false;
-        }
-        i += 1;
-    }
-    let m = MAGIC.len();
-    let width = u32::from_le_bytes([bytes[m], bytes[m + 1], bytes[m + 2], bytes[m + 3]]);
-    if width as usize != HIDDEN {
-        return false;
-    }
-    let mut at = header + (INPUTS + 1) * HIDDEN * 2;
-    while at < header + shorts * 2 {
-        let w = i16::from_le_bytes([bytes[at], bytes[at + 1]]);
-        if w < -127 || w > 127 {
-            return false;
-        }
-        at += 2;
-    }
-    true
-}
+nets::embedded_network!(Chess, EMBEDDED);
 
 /// The input of `piece` (`color`, `role`) on `sq` as seen by `view`: each
 /// side sees the board from its own first rank, its own pieces first.
 #[must_use]
 #[inline]
 pub fn input_index(view: Color, color: Color, role: Role, sq: Square) -> usize {
-    let square = match view {
-        Color::White => sq.index(),
-        Color::Black => sq.index() ^ 56,
-    };
-    usize::from(color != view) * 384 + role.index() * 64 + square
+    theirs(color, view) * 384 + role.index() * 64 + oriented(sq, view)
 }
 
-/// The weights of a network file, as every network of this shape stores
-/// them (chess's here, the variants' in [`crate::nets`]).
-pub(crate) struct Layout<const H: usize> {
-    pub(crate) input: Vec<[i16; H]>,
-    pub(crate) bias: [i16; H],
-    pub(crate) output: [[i16; H]; 2],
-    pub(crate) output_bias: i32,
-    pub(crate) psqt: Vec<i32>,
-}
-
-/// Reads `magic`, the hidden width `H` as a little-endian `u32`, then
-/// little-endian `i16`s (`inputs` input rows, hidden biases, output
-/// weights), the output bias as an `i32` and one `i32` linear value per
-/// input.
-///
-/// # Errors
-/// A wrong magic, width or length, or an output weight too large for the
-/// 16-bit products.
-pub(crate) fn read_layout<const H: usize>(
-    bytes: &[u8],
-    magic: &[u8; 8],
-    inputs: usize,
-) -> Result<Layout<H>, String> {
-    let body = bytes.strip_prefix(magic.as_slice()).ok_or_else(|| {
-        format!(
-            "not a {} network file (bad magic)",
-            String::from_utf8_lossy(magic)
-        )
-    })?;
-    let (width, body) = body.split_at_checked(4).ok_or("truncated header")?;
-    let width = u32::from_le_bytes(width.try_into().unwrap_or_default()) as usize;
-    if width != H {
-        return Err(format!("hidden width {width}, this build has {H}"));
-    }
-    let shorts = (inputs + 1 + 2) * H;
-    let expected = shorts * 2 + 4 + inputs * 4;
-    if body.len() != expected {
-        return Err(format!(
-            "{} bytes of weights, the layout has {expected}",
-            body.len()
-        ));
-    }
-    let mut values = body[..shorts * 2]
-        .chunks_exact(2)
-        .map(|c| i16::from_le_bytes([c[0], c[1]]));
-    let mut row = || {
-        let mut r = [0i16; H];
-        r.iter_mut().for_each(|v| *v = values.next().unwrap_or(0));
-        r
-    };
-    let input = (0..inputs).map(|_| row()).collect();
-    let bias = row();
-    let output = [row(), row()];
-    if output.iter().flatten().any(|w| w.abs() > 127) {
-        // `activate` multiplies them by up to 255 in 16 bits.
-        return Err("an output weight outside -127..=127".to_string());
-    }
-    let mut ints = body[shorts * 2..]
-        .chunks_exact(4)
-        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]));
-    let output_bias = ints.next().unwrap_or(0);
-    Ok(Layout {
-        input,
-        bias,
-        output,
-        output_bias,
-        psqt: ints.collect(),
-    })
-}
-
-impl Network {
-    /// Reads the file layout: [`MAGIC`], the hidden width as a
-    /// little-endian `u32`, then little-endian `i16`s (input weights row by
-    /// row, hidden biases, output weights), the output bias as an `i32` and
-    /// one `i32` piece-square value per input.
-    ///
-    /// # Errors
-    /// A wrong magic, width or length, or an output weight too large for
-    /// the 16-bit products.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
-        let l = read_layout(bytes, MAGIC, INPUTS)?;
-        Ok(Network {
-            input: l.input,
-            bias: l.bias,
-            output: l.output,
-            output_bias: l.output_bias,
-            psqt: l.psqt,
-        })
-    }
-
-    /// The evaluation in centipawns from `turn`'s view, built from an empty
-    /// board.
-    #[must_use]
-    pub fn evaluate(&self, board: &Board, turn: Color) -> i32 {
-        let mut acc = Accumulators::empty(self);
-        acc.update(self, board);
-        self.output(&acc, turn)
-    }
-
-    fn output(&self, acc: &Accumulators, turn: Color) -> i32 {
-        let (us, them) = (turn.index(), turn.flip().index());
-        let sum =
-            activate(&acc.views[us], &self.output[0]) + activate(&acc.views[them], &self.output[1]);
-        let linear = (acc.psqt[us] - acc.psqt[them]) / 2;
-        (sum / QA + self.output_bias + linear) * SCALE / (QA * QB)
-    }
-}
-
-/// Both views' hidden sums and linear terms for the board of `pieces`.
-#[derive(Clone)]
-struct Accumulators {
-    /// Squares by colour and role of the board the sums are for.
-    pieces: [[u64; 6]; 2],
-    views: [[i16; HIDDEN]; 2],
-    psqt: [i32; 2],
-}
-
-impl Accumulators {
-    fn empty(net: &Network) -> Accumulators {
-        Accumulators {
-            pieces: [[0; 6]; 2],
-            views: [net.bias; 2],
-            psqt: [0; 2],
-        }
-    }
-
-    /// Moves the sums to `board` by the inputs that differ, starting again
-    /// from the empty board when that is fewer.
-    fn update(&mut self, net: &Network, board: &Board) {
-        let target = |c: Color, r: Role| board.pieces(c, r).0;
-        let mut changed = 0;
-        for color in Color::ALL {
-            for role in Role::CHESS {
-                changed +=
-                    (self.pieces[color.index()][role.index()] ^ target(color, role)).count_ones();
-            }
-        }
-        if changed > board.occupied().0.count_ones() {
-            *self = Accumulators::empty(net);
-        }
-        for color in Color::ALL {
-            for role in Role::CHESS {
-                let was = self.pieces[color.index()][role.index()];
-                let now = target(color, role);
-                for (bits, sign) in [(was & !now, -1), (now & !was, 1)] {
-                    for sq in Bitboard(bits) {
-                        self.apply(net, color, role, sq, sign);
-                    }
-                }
-                self.pieces[color.index()][role.index()] = now;
-            }
-        }
-    }
-
-    #[inline]
-    fn apply(&mut self, net: &Network, color: Color, role: Role, sq: Square, sign: i32) {
-        for view in Color::ALL {
-            let input = input_index(view, color, role, sq);
-            let (acc, row) = (&mut self.views[view.index()], &net.input[input]);
-            if sign > 0 {
-                acc.iter_mut()
-                    .zip(row)
-                    .for_each(|(a, r)| *a = a.wrapping_add(*r));
-            } else {
-                acc.iter_mut()
-                    .zip(row)
-                    .for_each(|(a, r)| *a = a.wrapping_sub(*r));
-            }
-            self.psqt[view.index()] += sign * net.psqt[input];
-        }
-    }
-}
-
-thread_local! {
-    /// The accumulators of the last board this thread evaluated.
-    static LAST: RefCell<Option<Accumulators>> = const { RefCell::new(None) };
-}
-
-/// Σ clamp(a, 0, QA)² · w: squared clipped ReLU and the output layer.
-#[inline]
-pub(crate) fn activate<const H: usize>(acc: &[i16; H], weights: &[i16; H]) -> i32 {
-    acc.iter()
-        .zip(weights)
-        .map(|(&a, &w)| {
-            let v = a.clamp(0, QA as i16);
-            // v·w fits 16 bits (255 · 127, the trainer clips w), so it is
-            // one 16-bit multiply and one widening multiply-add.
-            i32::from(v * w) * i32::from(v)
-        })
-        .sum()
-}
-
-/// Chess's evaluation by the embedded network, in centipawns from `turn`'s
-/// view.
+/// The viewer's side and the role of one of the 768 piece inputs (`None`
+/// beyond them).
 #[must_use]
-pub fn evaluate(board: &Board, turn: Color) -> i32 {
-    let net = &*NETWORK;
-    LAST.with_borrow_mut(|last| {
-        let acc = last.get_or_insert_with(|| Accumulators::empty(net));
-        acc.update(net, board);
-        net.output(acc, turn)
-    })
+pub fn input_piece(input: usize) -> Option<(bool, Role)> {
+    (input < INPUTS)
+        .then(|| Role::from_index((input % 384 / 64) as u8).map(|r| (input < 384, r)))
+        .flatten()
+}
+
+/// A square's content code: `1 + colour·6 + role`, 0 when empty.
+#[must_use]
+pub fn piece_code(board: &Board, sq: Square) -> u8 {
+    board
+        .piece_at(sq)
+        .map_or(0, |p| 1 + (p.color.index() * 6 + p.role.index()) as u8)
+}
+
+/// The colour and role of a content code (PlunderChess adds multiples of
+/// 12 for the vest, which this ignores); `None` when empty.
+#[must_use]
+pub fn colour_and_role(content: u8) -> Option<(Color, Role)> {
+    let code = content.checked_sub(1)? % 12;
+    let color = if code < 6 { Color::White } else { Color::Black };
+    Some((color, Role::from_index(code % 6)?))
+}
+
+/// The squares of each colour and role, White's first: the summary whose
+/// difference finds the squares that changed.
+#[must_use]
+pub fn piece_boards(board: &Board) -> [u64; 12] {
+    let mut out = [0; 12];
+    for color in Color::ALL {
+        for role in Role::CHESS {
+            out[color.index() * 6 + role.index()] = board.pieces(color, role).0;
+        }
+    }
+    out
+}
+
+impl Features for Chess {
+    /// [`piece_code`].
+    type Content = u8;
+    const EMPTY: u8 = 0;
+    const INPUTS: usize = INPUTS;
+    const MAGIC: &'static [u8; 8] = MAGIC;
+
+    fn occupied(&self) -> Bitboard {
+        self.board().occupied()
+    }
+
+    /// [`piece_boards`].
+    type Summary = [u64; 12];
+
+    fn summary(&self) -> [u64; 12] {
+        piece_boards(self.board())
+    }
+
+    fn changed(a: &[u64; 12], b: &[u64; 12]) -> Option<Bitboard> {
+        Some(differing(a, b))
+    }
+
+    fn content(&self, sq: Square) -> u8 {
+        piece_code(self.board(), sq)
+    }
+
+    fn inputs(content: u8, sq: Square, view: Color, push: &mut impl FnMut(usize)) {
+        if let Some((color, role)) = colour_and_role(content) {
+            push(input_index(view, color, role, sq));
+        }
+    }
+
+    fn hand_written(&self) -> i32 {
+        crate::chess::evaluate_board(self.board(), self.turn())
+    }
+
+    fn input_piece(input: usize) -> Option<(bool, Role)> {
+        input_piece(input)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use movegen::{Chess, Position};
+    use crate::nets::testing;
+    use crate::nets::{Embedded, FileError, Network, HIDDEN};
 
     #[test]
     fn the_embedded_network_reads() {
-        assert!(Network::from_bytes(include_bytes!("../params/chess.nnue")).is_ok());
-        assert!(Network::from_bytes(b"VOLKNN02\x80\0\0\0").is_err());
-        assert!(Network::from_bytes(b"nonsense").is_err());
-        assert!(fits_layout(include_bytes!("../params/chess.nnue")));
-        assert!(!fits_layout(b"VOLKNN02\x80\0\0\0"));
-        assert!(!fits_layout(b"nonsense"));
-        // An output weight out of range: both checks refuse it.
-        let mut bad = include_bytes!("../params/chess.nnue").to_vec();
+        let read = |b: &[u8]| Network::from_bytes(b, MAGIC, INPUTS);
+        let file = include_bytes!("../params/chess.nnue");
+        assert!(read(file).is_ok() && Chess::network().is_some());
+        assert!(read(b"VOLKNN02\x80\0\0\0").is_err());
+        assert!(read(b"nonsense").is_err());
+        assert!(nets::check_file(file, MAGIC, INPUTS).is_ok());
+        // An output weight out of range: refused at compile time and when read.
+        let mut bad = file.to_vec();
         let at = MAGIC.len() + 4 + (INPUTS + 1) * HIDDEN * 2;
         bad[at..at + 2].copy_from_slice(&200i16.to_le_bytes());
-        assert!(!fits_layout(&bad));
-        assert!(Network::from_bytes(&bad).is_err());
+        assert_eq!(
+            nets::check_file(&bad, MAGIC, INPUTS),
+            Err(FileError::OutputWeight)
+        );
+        assert!(read(&bad).is_err());
     }
 
     #[test]
     fn updating_the_last_board_equals_building_from_empty() {
         // Positions along random games (parents, children and unrelated
-        // boards in turn), each evaluated after the one before.
+        // boards in turn), each evaluated after the one before, with the
+        // embedded network and with random weights.
         let positions = volkhv_tests::random_positions::<Chess>(5, 40, 120);
         assert!(positions.len() > 500);
-        for pos in positions.iter().chain(positions.iter().rev()) {
-            let scratch = NETWORK.evaluate(pos.board(), pos.turn());
-            assert_eq!(evaluate(pos.board(), pos.turn()), scratch, "{}", pos.fen());
-        }
+        let embedded = Chess::network().expect("chess has a network");
+        testing::incremental_equals_scratch(&positions, embedded);
+        testing::random_incremental_equals_scratch(&positions, 6);
     }
 
     #[test]
     fn colour_flip_negates_and_corrections_are_small() {
-        let correction = |fen: &str| {
-            let pos = Chess::from_fen(fen).unwrap();
-            evaluate(pos.board(), pos.turn())
-        };
+        let correction = |fen: &str| nets::correction(&Chess::from_fen(fen).unwrap());
         let start = correction("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
         assert!(start.abs() < 40, "{start}");
         let pairs = [(

@@ -17,13 +17,15 @@
 //! ```
 
 use crate::pst::{self, table_index, S};
-use crate::weights::{Acc, Reader, Trace, Traced};
+use crate::weights::{Acc, Reader, Traced};
 use crate::{attacks_of, Evaluate};
 use movegen::{
     attacks, vest_allowed, Bitboard, Color, Move, MoveKind, Plunder, Position, Role, Square,
 };
 
 use crate::weights::weight_table;
+
+pub mod features;
 
 weight_table! {
     /// The PlunderChess evaluation weights.
@@ -48,7 +50,10 @@ const SOURCE: &str = include_str!("../params/plunder.txt");
 /// The plunder weights in use.
 pub const PLUNDER: PlunderWeights = PlunderWeights::parse(SOURCE);
 
-crate::traceable!(Plunder, PlunderWeights, PLUNDER, SOURCE, trace);
+// Its trace: the evaluation as a linear function of the weights.
+crate::traceable!(Plunder, PlunderWeights, PLUNDER, SOURCE, |pos: &Plunder| {
+    evaluate_with::<Traced>(pos, &Reader::new(&PLUNDER))
+});
 
 /// The weights as the evaluation reads them, summed as `A`.
 type W<'a, A> = Reader<'a, PlunderWeights, A>;
@@ -89,16 +94,10 @@ impl Evaluate for Plunder {
 }
 
 /// The hand-written evaluation (side to move's view): the evaluation
-/// without the network's correction (`eval::nets`), what the tuner fits.
+/// without the network's correction (`features`), what the tuner fits.
 #[must_use]
 pub fn hand_written(pos: &Plunder) -> i32 {
     evaluate_with::<S>(pos, &Reader::new(&PLUNDER))
-}
-
-/// The evaluation as a linear function of the weights (see [`Trace`]).
-#[must_use]
-pub fn trace(pos: &Plunder) -> Trace {
-    evaluate_with::<Traced>(pos, &Reader::new(&PLUNDER))
 }
 
 fn evaluate_with<A: Acc>(pos: &Plunder, w: &W<'_, A>) -> A::Out {

@@ -17,13 +17,15 @@
 //! ```
 
 use crate::pst::{table_index, PHASE_MAX, S};
-use crate::weights::{Acc, Reader, Trace, Traced};
+use crate::weights::{Acc, Reader, Traced};
 use crate::{attacks_of, Evaluate};
 use movegen::{
     attacks, Bitboard, Color, Move, MoveKind, Position, Role, Square, Tavreli, Tower, TowerPiece,
 };
 
 use crate::weights::weight_table;
+
+pub mod features;
 
 weight_table! {
     /// The Tavreli evaluation weights.
@@ -53,7 +55,10 @@ const SOURCE: &str = include_str!("../params/tavreli.txt");
 /// The tavreli weights in use.
 pub const TAVRELI: TavreliWeights = TavreliWeights::parse(SOURCE);
 
-crate::traceable!(Tavreli, TavreliWeights, TAVRELI, SOURCE, trace);
+// Its trace: the evaluation as a linear function of the weights.
+crate::traceable!(Tavreli, TavreliWeights, TAVRELI, SOURCE, |pos: &Tavreli| {
+    evaluate_with::<Traced>(pos, &Reader::new(&TAVRELI))
+});
 
 /// The weights as the evaluation reads them, summed as `A`.
 type W<'a, A> = Reader<'a, TavreliWeights, A>;
@@ -229,16 +234,10 @@ fn evaluate_with<A: Acc>(pos: &Tavreli, w: &W<'_, A>) -> A::Out {
 }
 
 /// The hand-written evaluation (side to move's view): the evaluation
-/// without the network's correction (`eval::nets`), what the tuner fits.
+/// without the network's correction (`features`), what the tuner fits.
 #[must_use]
 pub fn hand_written(pos: &Tavreli) -> i32 {
     evaluate_with::<S>(pos, &Reader::new(&TAVRELI))
-}
-
-/// The evaluation as a linear function of the weights (see [`Trace`]).
-#[must_use]
-pub fn trace(pos: &Tavreli) -> Trace {
-    evaluate_with::<Traced>(pos, &Reader::new(&TAVRELI))
 }
 
 /// The win/draw/loss model, fitted by `volkhv-tune wdl --variant tavreli` on

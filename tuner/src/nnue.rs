@@ -1,5 +1,5 @@
-//! Training a variant's evaluation network (chess's `eval::nnue`, the
-//! variants' `eval::nets`, inputs from [`eval::nets::Features`]) on
+//! Training a variant's evaluation network (`eval::nets`, inputs from
+//! the variant's [`eval::nets::Features`]) on
 //! `volkhv datagen` files, text or binary: mini-batch Adam on the mean squared error between `σ(K·e/400)`
 //! and the blended target `λ·σ(K·s/400) + (1−λ)·r` (the same model and
 //! labels as the Texel tuner, with the network's evaluation `e` in place of
@@ -11,8 +11,7 @@
 //! were set in.
 
 use crate::sigmoid;
-use eval::nets::{active_inputs, Features};
-use eval::nnue::{QA, QB};
+use eval::nets::{active_inputs, Features, QA, QB, SCALE};
 use movegen::{Color, Role};
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -293,9 +292,9 @@ impl Trainer {
         if !self.settings.residual {
             0.0
         } else if s.white_to_move {
-            s.hce / eval::nnue::SCALE as f32
+            s.hce / SCALE as f32
         } else {
-            -s.hce / eval::nnue::SCALE as f32
+            -s.hce / SCALE as f32
         }
     }
 
@@ -405,7 +404,7 @@ impl Trainer {
     pub fn evaluate<P: Features>(&self, pos: &P) -> f32 {
         let s = Sample::new(pos, 0, 0.5);
         let (mut us, mut them) = ([0.0f32; MAX_HIDDEN], [0.0f32; MAX_HIDDEN]);
-        (self.forward(&s, &mut us, &mut them) + self.base(&s)) * eval::nnue::SCALE as f32
+        (self.forward(&s, &mut us, &mut them) + self.base(&s)) * SCALE as f32
     }
 
     /// Mean loss on `data` without training, against the target with
@@ -430,7 +429,7 @@ impl Trainer {
         self.settings.lr = lr;
     }
 
-    /// The network quantised to the file layout (`eval::nnue`'s, with the
+    /// The network quantised to the file layout (`eval::nets`'s, with the
     /// variant's magic).
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -460,7 +459,7 @@ impl Trainer {
 fn material_start(piece: Option<(bool, Role)>) -> f32 {
     piece.map_or(0.0, |(own, role)| {
         let sign = if own { 1.0 } else { -1.0 };
-        sign * eval::role_value(role) as f32 / eval::nnue::SCALE as f32
+        sign * eval::role_value(role) as f32 / SCALE as f32
     })
 }
 

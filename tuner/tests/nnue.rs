@@ -189,14 +189,9 @@ fn variant_net<P: Features>(bytes: &[u8], pos: &P) -> i32 {
 
 #[test]
 fn learns_a_known_chess_evaluation_and_quantises_faithfully() {
-    let quantised = |bytes: &[u8], pos: &Chess| {
-        eval::nnue::Network::from_bytes(bytes)
-            .expect("the trainer writes chess's layout")
-            .evaluate(pos.board(), pos.turn())
-    };
     let pair = |pos: &Chess, c| pos.board().pieces(c, Role::Bishop).count() >= 2;
     let differs = |pos: &Chess| pair(pos, Color::White) != pair(pos, Color::Black);
-    let o = learn::<Chess>((6000, 120), 40, 1.0, chess_eval, differs, quantised);
+    let o = learn::<Chess>((6000, 120), 40, 1.0, chess_eval, differs, variant_net);
     assert!(o.mean < 25.0, "mean error {} cp", o.mean);
     assert!(
         o.hidden_positions > 20 && o.hidden_mean < 40.0,
@@ -249,24 +244,25 @@ fn learns_a_known_tavreli_evaluation_with_towers() {
 #[test]
 fn bad_files_are_refused() {
     let bytes = Trainer::new::<Chess>(settings()).to_bytes();
-    use eval::nnue::Network;
-    assert!(Network::from_bytes(&bytes).is_ok());
-    assert!(Network::from_bytes(&bytes[..bytes.len() - 1]).is_err());
+    use eval::nets::Network;
+    let chess = |b: &[u8]| Network::from_bytes(b, Chess::MAGIC, Chess::INPUTS);
+    assert!(chess(&bytes).is_ok());
+    assert!(chess(&bytes[..bytes.len() - 1]).is_err());
     let mut wrong_width = bytes.clone();
     wrong_width[8] ^= 1;
-    let refused = Network::from_bytes(&wrong_width).err().unwrap_or_default();
+    let refused = chess(&wrong_width).err().unwrap_or_default();
     assert!(refused.contains("hidden width"), "{refused}");
-    assert!(Network::from_bytes(b"VOLKNN01").is_err());
+    assert!(chess(b"VOLKNN01").is_err());
     // The first output weight, after the magic, the width and the input
     // rows and biases.
     let mut too_large = bytes.clone();
-    let at = 12 + (768 + 1) * eval::nnue::HIDDEN * 2;
+    let at = 12 + (768 + 1) * eval::nets::HIDDEN * 2;
     too_large[at..at + 2].copy_from_slice(&300i16.to_le_bytes());
-    let refused = Network::from_bytes(&too_large).err().unwrap_or_default();
+    let refused = chess(&too_large).err().unwrap_or_default();
     assert!(refused.contains("output weight"), "{refused}");
     // A variant's file is refused by the other variants and by chess.
     let plunder = Trainer::new::<Plunder>(settings()).to_bytes();
-    assert!(eval::nets::Network::from_bytes(&plunder, Plunder::MAGIC, Plunder::INPUTS).is_ok());
-    assert!(eval::nets::Network::from_bytes(&plunder, Tavreli::MAGIC, Tavreli::INPUTS).is_err());
-    assert!(Network::from_bytes(&plunder).is_err());
+    assert!(Network::from_bytes(&plunder, Plunder::MAGIC, Plunder::INPUTS).is_ok());
+    assert!(Network::from_bytes(&plunder, Tavreli::MAGIC, Tavreli::INPUTS).is_err());
+    assert!(chess(&plunder).is_err());
 }

@@ -1,7 +1,7 @@
 //! Per-thread move-ordering memory: killers, counter moves, the butterfly
 //! history, continuation histories, and the late-move-reduction table.
 
-use super::MAX_PLY;
+use crate::score::MAX_PLY;
 use movegen::{Color, Move, Piece, Square};
 
 /// Number of (piece, destination) contexts: 2 colours × 7 roles × 64.

@@ -1,13 +1,13 @@
 //! The alpha-beta node (principal variation search) and quiescence.
 //!
 //! Scores are from the side to move's view (negamax). Mate scores count
-//! plies from the root: being mated at ply `n` scores `-MATE + n`; the TT
-//! stores them relative to the node (`to_tt`/`from_tt`).
+//! plies from the root, the TT stores them relative to the node
+//! (`crate::score`).
 
 use super::history::{bonus, context};
 use super::picker::{is_quiet, is_refutation};
 use super::thread::Worker;
-use super::{INFINITE, MATE, MATE_BOUND, MAX_PLY};
+use crate::score::{from_tt, is_mate, mate_at, mated_at, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
 use crate::tt::{Bound, Entry};
 use arrayvec::ArrayVec;
 use eval::Evaluate;
@@ -17,32 +17,6 @@ use movegen::{Move, Position};
 const MAX_QUIETS: usize = 64;
 /// Shallowest node that tests its TT move for singularity.
 const SINGULAR_DEPTH: i32 = 6;
-
-/// A mate score made relative to the node at `ply` for storing.
-#[inline]
-fn to_tt(score: i32, ply: usize) -> i32 {
-    let ply = ply as i32;
-    if score >= MATE_BOUND {
-        score + ply
-    } else if score <= -MATE_BOUND {
-        score - ply
-    } else {
-        score
-    }
-}
-
-/// A stored score made relative to the root again.
-#[inline]
-fn from_tt(score: i32, ply: usize) -> i32 {
-    let ply = ply as i32;
-    if score >= MATE_BOUND {
-        score - ply
-    } else if score <= -MATE_BOUND {
-        score + ply
-    } else {
-        score
-    }
-}
 
 /// What the singularity test of a TT move decided.
 enum Singular {
@@ -171,8 +145,8 @@ impl<P: Position + Evaluate> Worker<'_, P> {
         if ply >= MAX_PLY - 1 {
             return if in_check { 0 } else { self.pos.evaluate() };
         }
-        alpha = alpha.max(-MATE + ply as i32);
-        beta = beta.min(MATE - ply as i32 - 1);
+        alpha = alpha.max(mated_at(ply));
+        beta = beta.min(mate_at(ply + 1));
         if alpha >= beta {
             return alpha;
         }
@@ -217,7 +191,7 @@ impl<P: Position + Evaluate> Worker<'_, P> {
             let raw = static_eval;
             match entry {
                 Some(e)
-                    if e.score.abs() < MATE_BOUND
+                    if !is_mate(e.score)
                         && match e.bound {
                             Bound::Exact => true,
                             Bound::Lower => e.score > raw,
@@ -292,7 +266,7 @@ impl<P: Position + Evaluate> Worker<'_, P> {
         ];
         self.pickers[ply].fill_main(&self.pos, tt_move, &self.hist, ply, prev, conts);
         if self.pickers[ply].len() == 0 {
-            return if in_check { -MATE + ply as i32 } else { 0 };
+            return if in_check { mated_at(ply) } else { 0 };
         }
 
         let mut best_score = -INFINITE;
@@ -475,7 +449,7 @@ impl<P: Position + Evaluate> Worker<'_, P> {
             || !self.may_extend(ply)
             || e.depth < depth - 3
             || e.bound == Bound::Upper
-            || e.score.abs() >= MATE_BOUND
+            || is_mate(e.score)
         {
             return Singular::Extend(0);
         }
@@ -563,7 +537,7 @@ impl<P: Position + Evaluate> Worker<'_, P> {
         let tt_move = entry.and_then(|e| e.mv);
         self.pickers[ply].fill_quiescence(&self.pos, in_check, tt_move);
         if in_check && self.pickers[ply].len() == 0 {
-            return -MATE + ply as i32;
+            return mated_at(ply);
         }
         let mut best_move = None;
         while let Some((m, _)) = self.pickers[ply].next(&self.pos) {
@@ -610,7 +584,7 @@ impl<P: Position + Evaluate> Worker<'_, P> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Control, Shared};
+    use super::super::shared::{Control, Shared};
     use super::*;
     use crate::game::Game;
     use movegen::{Chess, MoveList};
@@ -683,14 +657,5 @@ mod tests {
             singular(START, "e2e4", -200, 0),
             Singular::Extend(0)
         ));
-    }
-
-    #[test]
-    fn tt_mate_scores_round_trip() {
-        for ply in [0usize, 1, 7, 60] {
-            for s in [MATE - 3, -MATE + 9, 0, 250, -MATE_BOUND + 1] {
-                assert_eq!(from_tt(to_tt(s, ply), ply), s);
-            }
-        }
     }
 }

@@ -5,10 +5,11 @@
 use super::eval_cache::EvalCache;
 use super::history::{context, History, Reductions};
 use super::picker::Picker;
-use super::{to_score, Control, Shared, INFINITE, MATE, MAX_PLY};
+use super::shared::{Control, Shared};
 use crate::game::Game;
 use crate::limits::EventSink;
 use crate::limits::{Info, SearchEvent};
+use crate::score::{is_mate, to_score, INFINITE, MATE, MAX_PLY};
 use arrayvec::ArrayVec;
 use eval::Evaluate;
 use movegen::{Move, Position};
@@ -331,7 +332,7 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
     fn aspiration(&mut self, depth: i32) {
         let prev = self.root_moves[self.pv_idx].prev_score;
         let mut delta = 14 + 3 * (self.id as i32 % 4);
-        let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE - MAX_PLY as i32 {
+        let (mut alpha, mut beta) = if depth >= 4 && !is_mate(prev) {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
         } else {
             (-INFINITE, INFINITE)
