@@ -19,8 +19,27 @@ use std::thread::JoinHandle;
 pub struct Engine {
     game: AnyGame,
     options: Options,
+    /// The level's seed while `options.seed` is 0: drawn anew for every
+    /// engine and every new game, so that a level does not replay the same
+    /// game (Stockfish seeds its skill noise from the clock likewise).
+    game_seed: u64,
     shared: Arc<Shared>,
     job: Option<Job>,
+}
+
+/// A seed no other engine or game is likely to draw: the standard
+/// library's hasher keys (random per process, from the operating system)
+/// over the clock.
+#[must_use]
+pub fn fresh_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    h.write_u128(now);
+    // Never 0: 0 means "draw one".
+    h.finish() | 1
 }
 
 /// What the engine's thread is doing.
@@ -53,6 +72,7 @@ impl Engine {
             game: AnyGame::start(Variant::DEFAULT),
             shared: Arc::new(Shared::new(options.hash_mb)),
             options,
+            game_seed: fresh_seed(),
             job: None,
         }
     }
@@ -123,6 +143,18 @@ impl Engine {
     pub fn new_game(&mut self) {
         self.settle();
         self.shared.clear();
+        self.game_seed = fresh_seed();
+    }
+
+    /// The seed a level's choices use now: the `Seed` option, or while it
+    /// is 0 the one drawn for this game.
+    #[must_use]
+    pub fn level_seed(&self) -> u64 {
+        if self.options.seed == 0 {
+            self.game_seed
+        } else {
+            self.options.seed
+        }
     }
 
     /// Changes options. A new `Hash` size replaces the table (a running search
@@ -162,7 +194,10 @@ impl Engine {
         self.shared
             .pondering
             .store(limits.ponder, Ordering::Relaxed);
-        let options = self.options.clone();
+        let options = Options {
+            seed: self.level_seed(),
+            ..self.options.clone()
+        };
         let game = self.game.clone();
         self.spawn(
             JobKind::Search,

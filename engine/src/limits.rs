@@ -27,7 +27,8 @@ pub struct Options {
     /// an Elo at or above [`crate::levels::ELO_MAX`]) for full strength.
     pub elo: Option<u32>,
     /// Seed of a level's move choice: the same seed in the same position
-    /// plays the same move.
+    /// plays the same move. 0 (the default): a fresh seed for every engine
+    /// and every new game ([`crate::Engine::level_seed`]).
     pub seed: u64,
     /// Add win/draw/loss estimates to the search's `Info` (`UCI_ShowWDL`).
     pub show_wdl: bool,

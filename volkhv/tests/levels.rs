@@ -290,3 +290,53 @@ fn xboard_level_options() {
     s.send("quit");
     assert!(s.wait_exit());
 }
+
+/// The moves a fresh `volkhv` plays at `UCI_Elo 800` in the positions after
+/// `openings` (Seed `seed`, 0 for the default).
+fn fresh_process_moves(openings: &[&str], seed: u64) -> Vec<String> {
+    let mut s = uci();
+    for line in [
+        "setoption name UCI_LimitStrength value true",
+        "setoption name UCI_Elo value 800",
+        &format!("setoption name Seed value {seed}"),
+    ] {
+        s.send(line);
+    }
+    let moves = openings
+        .iter()
+        .map(|moves| {
+            s.send(&format!("position startpos moves {moves}"));
+            s.send("go depth 30");
+            let lines = s.expect("bestmove", |l| l.starts_with("bestmove"));
+            common::bestmove_of(lines.last().expect("a bestmove line")).expect("a move")
+        })
+        .collect();
+    s.send("quit");
+    assert!(s.wait_exit());
+    moves
+}
+
+#[test]
+fn levels_vary_from_process_to_process_unless_seeded() {
+    // Quiet positions with many playable moves, where a level's noise decides.
+    let openings = [
+        "e2e4",
+        "d2d4",
+        "e2e4 e7e5",
+        "d2d4 d7d5",
+        "c2c4",
+        "g1f3",
+        "e2e4 c7c5",
+        "d2d4 g8f6",
+    ];
+    let a = fresh_process_moves(&openings, 0);
+    let b = fresh_process_moves(&openings, 0);
+    let differ = a.iter().zip(&b).filter(|(x, y)| x != y).count();
+    assert!(
+        differ >= 3,
+        "Seed 0 draws a seed per process: {a:?} vs {b:?}"
+    );
+    let c = fresh_process_moves(&openings, 4242);
+    let d = fresh_process_moves(&openings, 4242);
+    assert_eq!(c, d, "the same Seed replays the same moves");
+}
