@@ -108,7 +108,13 @@ fn the_level_is_a_setting_of_the_game_and_checked() {
         ),
         (Some(600), Some("black"))
     );
-    // The library keeps it and names the level.
+    // The library keeps it, from its first move, and names the level.
+    let (status, v) = s.act(&g, "settings", &json!({ "engine": "none" }));
+    assert_eq!(status, 200, "{v}");
+    let (status, v) = s.act(&g, "move", &json!({ "move": "e2e4" }));
+    assert_eq!(status, 200, "{v}");
+    let (status, v) = s.act(&g, "settings", &json!({ "engine": "black" }));
+    assert_eq!(status, 200, "{v}");
     let (_, lib) = s.json("GET", "/api/library", &Value::Null);
     let row = lib["games"]
         .as_array()
@@ -237,6 +243,9 @@ fn a_hint_is_a_legal_best_move_and_is_counted_in_the_pgn() {
     let st = s.state(&g);
     assert_eq!(st["fen"], fen);
     assert_eq!(st["hints"]["white"], 1);
+    // Played, the game enters the library with its hint.
+    let (status, v) = s.act(&g, "move", &json!({ "move": "a1a8" }));
+    assert_eq!(status, 200, "{v}");
     // Black's hint in a normal game: a legal move of the position.
     let g2 = id(&s.create(&json!({ "variant": "chess", "moves": ["e2e4"] })));
     let (status, h2) = s.act(&g2, "hint", &Value::Null);
@@ -300,7 +309,12 @@ fn a_hint_is_a_legal_best_move_and_is_counted_in_the_pgn() {
 
 /// Polls the review until it is done.
 fn review_done(s: &Server, g: &str) -> Value {
-    let deadline = Instant::now() + server::TIMEOUT * 2;
+    review_done_within(s, g, server::TIMEOUT * 2)
+}
+
+/// Polls the review until it is done, for at most `wait`.
+fn review_done_within(s: &Server, g: &str, wait: Duration) -> Value {
+    let deadline = Instant::now() + wait;
     loop {
         let (status, r) = s.json("GET", &format!("/api/games/{g}/review"), &Value::Null);
         assert_eq!(status, 200, "{r}");
@@ -427,4 +441,102 @@ fn imported_games_are_reviewed_and_a_second_post_restarts() {
     assert_eq!(status, 200);
     let (status, _) = s.json("GET", &review, &Value::Null);
     assert_eq!(status, 404);
+}
+
+/// Morphy – Duke Karl / Count Isouard, Paris 1858: White mates by force
+/// from 12. O-O-O on, through the sacrifices 13. Rxd7, 15. Bxd7+ and
+/// 16. Qb8+.
+const OPERA: &str = "[Event \"Paris\"]\n[White \"Paul Morphy\"]\n\
+[Black \"Duke Karl / Count Isouard\"]\n[Result \"1-0\"]\n[Variant \"chess\"]\n\n\
+1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3 5. Qxf3 dxe5 6. Bc4 Nf6 7. Qb3 Qe7 \
+8. Nc3 c6 9. Bg5 b5 10. Nxb5 cxb5 11. Bxb5+ Nbd7 12. O-O-O Rd8 13. Rxd7 Rxd7 \
+14. Rd1 Qe6 15. Bxd7+ Nxd7 16. Qb8+ Nxb8 17. Rd8# 1-0\n";
+
+/// Imports the Opera game on `s` and starts its review at the default
+/// budget; the game's id.
+fn start_opera_review(s: &Server) -> String {
+    let (status, v) = s.json("POST", "/api/library/import", &json!({ "pgn": OPERA }));
+    assert_eq!(status, 201, "{v}");
+    let g = v["imported"][0]
+        .as_str()
+        .expect("an imported game")
+        .to_string();
+    let (status, v) = s.json("POST", &format!("/api/games/{g}/review"), &Value::Null);
+    assert_eq!(status, 202, "{v}");
+    g
+}
+
+/// lichess's game accuracy (lila, `AccuracyPercent.gameAccuracy`) of each
+/// side, White moving first, from White's win % of every position — written
+/// apart from the server's, to check it.
+fn lichess_accuracy(wins: &[f64]) -> [f64; 2] {
+    let moves = wins.len() - 1;
+    let size = (moves / 10).clamp(2, 8);
+    // One window per move: the first window `size - 2` times, then every
+    // run of `size` positions.
+    let mut starts = vec![0; size - 2];
+    starts.extend(0..=wins.len() - size);
+    let mut sums = [(0.0, 0.0, 0.0, 0.0); 2]; // Σ a·w, Σ w, Σ 1/max(a, 1), n
+    for (i, &start) in starts.iter().enumerate() {
+        let window = &wins[start..start + size];
+        let mean = window.iter().sum::<f64>() / size as f64;
+        let var = window.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / size as f64;
+        let weight = var.sqrt().clamp(0.5, 12.0);
+        let side = i % 2;
+        let sign = if side == 0 { 1.0 } else { -1.0 };
+        let lost = sign * (wins[i] - wins[i + 1]);
+        let acc = if lost <= 0.0 {
+            100.0
+        } else {
+            (103.1668100711649 * (-0.04354415386753951 * lost).exp() - 3.166924740191411 + 1.0)
+                .clamp(0.0, 100.0)
+        };
+        let s = &mut sums[side];
+        s.0 += acc * weight;
+        s.1 += weight;
+        s.2 += 1.0 / acc.max(1.0);
+        s.3 += 1.0;
+    }
+    sums.map(|(aw, w, inv, n)| (aw / w + n / inv) / 2.0)
+}
+
+#[test]
+fn the_opera_game_gets_the_same_review_on_any_server_and_lichess_accuracy() {
+    // Two fresh servers review it at once, each with its own engines.
+    let (one, two) = (Server::start(), Server::start());
+    let (g1, g2) = (start_opera_review(&one), start_opera_review(&two));
+    let t = Instant::now();
+    let wait = server::TIMEOUT * 6; // a debug build on a busy machine
+    let r1 = review_done_within(&one, &g1, wait);
+    let r2 = review_done_within(&two, &g2, wait);
+    eprintln!("two Opera reviews side by side: {:?}", t.elapsed());
+    assert_eq!(r1["movetime"], 200, "{r1}");
+    // Node budgets, fresh tables: every mark, move and number the same.
+    assert_eq!(r1["moves"], r2["moves"]);
+    assert_eq!(r1["accuracy"], r2["accuracy"]);
+    let moves = r1["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 33, "{r1}");
+    let win = |m: &Value, k: &str| m[k].as_f64().unwrap();
+    // White wins by force from 12. O-O-O (ply 23) on, whoever is to move.
+    for m in &moves[22..] {
+        assert!(win(m, "white_win_after") >= 0.9, "{m}");
+    }
+    for m in &moves[23..] {
+        assert!(win(m, "white_win_before") >= 0.9, "{m}");
+    }
+    // 16. Qb8+ is no mistake and 16… Nxb8, the only move, is best.
+    assert!(
+        ["best", "good"].contains(&moves[30]["mark"].as_str().unwrap()),
+        "{}",
+        moves[30]
+    );
+    assert_eq!(moves[31]["mark"], "best", "{}", moves[31]);
+    // The accuracies are lichess's formula on the review's own win %.
+    let mut wins = vec![100.0 * win(&moves[0], "white_win_before")];
+    wins.extend(moves.iter().map(|m| 100.0 * win(m, "white_win_after")));
+    let expected = lichess_accuracy(&wins);
+    for (side, want) in ["white", "black"].into_iter().zip(expected) {
+        let got = r1["accuracy"][side].as_f64().unwrap();
+        assert!((got - want).abs() <= 1.0, "{side}: {got} vs lichess {want}");
+    }
 }
