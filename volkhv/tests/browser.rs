@@ -13,107 +13,14 @@
 mod script;
 mod server;
 
-use movegen::{Chess, Plunder, Position, Tavreli};
+use script::{check_moves, run_script, screenshot_dir};
 use serde_json::Value;
 use server::Server;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::Duration;
+use std::path::Path;
 
 const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/web/browser.py");
 const LIBRARY_SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/web/library.py");
 const REVIEW_SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/web/review.py");
-
-fn missing_tools() -> Option<String> {
-    for bin in ["/usr/bin/chromium", "/usr/bin/chromedriver"] {
-        if !Path::new(bin).exists() {
-            return Some(format!("{bin} is not installed"));
-        }
-    }
-    let selenium = Command::new("python3")
-        .args(["-c", "import selenium"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    (!selenium).then(|| "python3 with selenium is not installed".to_string())
-}
-
-/// `true` if `mv` is legal in `before` and leads to `after`, by movegen.
-fn check<P: Position>(before: &str, mv: &str, after: &str) -> Result<(), String> {
-    let mut pos = P::from_fen(before).map_err(|e| format!("{before}: {e}"))?;
-    let m = pos.parse_move(mv).map_err(|e| format!("{before}: {e}"))?;
-    pos.make(m);
-    if pos.fen() == after {
-        Ok(())
-    } else {
-        Err(format!(
-            "{before} + {mv} gives {}, the page showed {after}",
-            pos.fen()
-        ))
-    }
-}
-
-/// The last lines of the script's chromedriver log (`webdriver_setup.py`
-/// names it after the script), for a failure's message.
-fn driver_log_tail(shots: &Path, script: &str) -> String {
-    let stem = Path::new(script)
-        .file_stem()
-        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-    let log =
-        std::fs::read_to_string(shots.join(format!("chromedriver-{stem}.log"))).unwrap_or_default();
-    let lines: Vec<&str> = log.lines().collect();
-    lines[lines.len().saturating_sub(30)..].join("\n")
-}
-
-fn screenshot_dir() -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("web-screenshots");
-    std::fs::create_dir_all(&dir).expect("screenshot dir");
-    dir
-}
-
-/// Runs a browser script (`python3 -u SCRIPT ARGS…`) to its end or its
-/// deadline; panics unless it succeeds and prints `done`. Returns stdout.
-fn run_script(script: &str, args: &[&std::ffi::OsStr], done: &str, shots: &Path) -> String {
-    if let Some(why) = missing_tools() {
-        panic!("the browser test cannot run: {why}");
-    }
-    // The script's own watchdog (240 s) fires first and prints its stacks.
-    let ran = script::run_python(script, args, Duration::from_secs(300));
-    let (status, stdout, stderr) = (ran.status, ran.stdout, ran.stderr);
-    assert!(
-        status.success() && stdout.contains(done),
-        "browser script failed ({status}) after {:.0?}:\n{stdout}\n{stderr}\n\
-         chromedriver's log ends:\n{}\nscreenshots in {}",
-        ran.took,
-        driver_log_tail(shots, script),
-        shots.display()
-    );
-    stdout
-}
-
-/// Checks every `CHECK` line's move with movegen; the moves checked per
-/// variant (chess, plunder, tavreli).
-fn check_moves(stdout: &str) -> [usize; 3] {
-    let mut checked = [0usize; 3];
-    for line in stdout.lines() {
-        let Some(json) = line.strip_prefix("CHECK ") else {
-            continue;
-        };
-        let v: Value = serde_json::from_str(json).expect("CHECK line");
-        let field = |k: &str| v[k].as_str().unwrap_or_default().to_string();
-        let (before, mv, after) = (field("before"), field("move"), field("after"));
-        let (result, i) = match field("variant").as_str() {
-            "chess" => (check::<Chess>(&before, &mv, &after), 0),
-            "plunder" => (check::<Plunder>(&before, &mv, &after), 1),
-            "tavreli" => (check::<Tavreli>(&before, &mv, &after), 2),
-            other => panic!("unknown variant {other}"),
-        };
-        if let Err(e) = result {
-            panic!("{e}");
-        }
-        checked[i] += 1;
-    }
-    checked
-}
 
 #[test]
 #[ignore = "needs chromium, chromedriver and python3 with selenium; CI runs it with --include-ignored"]

@@ -204,12 +204,18 @@ fn library_filters_exports_imports_and_deletes() {
     assert_eq!(status, 404);
     let (status, _) = s.json("DELETE", &format!("/api/library/{plunder}"), &Value::Null);
     assert_eq!(status, 404);
-    // "New game" on a game keeps the old one under a new id.
+    // "New game" on a game keeps the old one under a new id; the new one
+    // enters the library with its first move.
     let (status, v) = s.act(&mate, "new", &json!({ "variant": "tavreli" }));
     assert_eq!(status, 200, "{v}");
-    let list = library(&s, "");
-    assert_eq!(list.len(), 4);
+    assert_eq!(
+        library(&s, "").len(),
+        3,
+        "a game without moves is not listed"
+    );
     assert_eq!(library(&s, "?result=0-1").len(), 2);
+    play(&s, &mate, &["e2e4"]);
+    assert_eq!(library(&s, "").len(), 4);
 }
 
 #[test]
@@ -541,41 +547,121 @@ fn enc(s: &str) -> String {
         .collect()
 }
 
-/// Every lesson of the rules pages: its position is one the engine accepts,
-/// the square it lights has moves, and every move its text names is legal.
+/// Every lesson of the rules pages, step by step, by the engine's rules:
+/// each position is one the engine accepts (a FEN written back as given),
+/// the square a step lights has moves, every right and wrong move a step
+/// names is legal and every illegal try is not, the result a step promises
+/// holds, and the next step is checked after every right move and every
+/// reply the engine could give, so that no way through a lesson leaves it.
 #[test]
 fn every_lesson_of_the_rules_pages_is_a_legal_position() {
     let s = Server::start();
     let lessons: Value =
         serde_json::from_str(include_str!("../web/lessons.json")).expect("lessons.json");
-    let mut count = 0;
+    let legal = |variant: &str, fen: &str, moves: &[String]| -> Value {
+        let path = format!(
+            "/api/legal?variant={variant}&fen={}&moves={}",
+            enc(fen),
+            enc(&moves.join(","))
+        );
+        let (status, st) = get(&s, &path);
+        assert_eq!(status, 200, "{variant} {fen} {moves:?}: {st}");
+        st
+    };
+    let no_map = serde_json::Map::new();
+    let mut steps = 0;
     for variant in ["chess", "plunder", "tavreli"] {
         let v = &lessons[variant];
+        assert!(v["title"].is_string(), "{variant}");
         assert!(!v["intro"].as_array().unwrap().is_empty(), "{variant}");
         for lesson in v["lessons"].as_array().unwrap() {
-            let fen = lesson["fen"].as_str().unwrap();
-            let (status, st) = get(
-                &s,
-                &format!("/api/legal?variant={variant}&fen={}", enc(fen)),
+            let title = lesson["title"].as_str().unwrap();
+            assert!(
+                lesson["text"].is_string() && lesson["done"].is_string(),
+                "{title}"
             );
-            assert_eq!(status, 200, "{variant} {fen}: {st}");
-            assert_eq!(st["fen"], fen, "written back as given");
-            let legal: Vec<&Value> = st["legal"].as_array().unwrap().iter().collect();
-            let from = lesson["select"].as_str().unwrap();
-            assert!(legal.iter().any(|m| m["from"] == from), "{fen}: {from}");
-            for t in lesson["try"].as_array().unwrap() {
-                assert!(
-                    legal.iter().any(|m| m["move"] == *t && m["from"] == from),
-                    "{variant} {fen}: {t} is not a legal move from {from}"
-                );
+            let all = lesson["steps"].as_array().unwrap();
+            assert!(!all.is_empty(), "{title}");
+            let fen = lesson["fen"].as_str().unwrap();
+            assert_eq!(
+                legal(variant, fen, &[])["fen"],
+                fen,
+                "{title}: written back as given"
+            );
+            // Every way the lesson can have gone so far: the FEN its step
+            // started from and the moves since.
+            let mut ways = vec![(fen.to_string(), Vec::<String>::new())];
+            for (k, step) in all.iter().enumerate() {
+                let at = format!("{variant} \"{title}\" step {k}");
+                assert!(step["say"].is_string(), "{at}");
+                if let Some(fen) = step["fen"].as_str() {
+                    assert_eq!(legal(variant, fen, &[])["fen"], fen, "{at}: written back");
+                    ways = vec![(fen.to_string(), Vec::new())];
+                }
+                let right = step["right"].as_object().expect("right moves");
+                let wrong = step["wrong"].as_object().unwrap_or(&no_map);
+                let illegal = step["illegal"].as_object().unwrap_or(&no_map);
+                assert!(!right.is_empty(), "{at}");
+                let mut next = Vec::new();
+                for (fen, moves) in &ways {
+                    let st = legal(variant, fen, moves);
+                    let at = format!("{at} after {moves:?}");
+                    assert!(st["status"].is_null(), "{at}: the game is over: {st}");
+                    let list = st["legal"].as_array().unwrap();
+                    let has = |mv: &str| list.iter().any(|m| m["move"] == mv);
+                    if let Some(sq) = step["select"].as_str() {
+                        assert!(list.iter().any(|m| m["from"] == sq), "{at}: {sq} lit");
+                    }
+                    for mv in wrong.keys() {
+                        assert!(has(mv) && !right.contains_key(mv), "{at}: wrong {mv}");
+                    }
+                    for key in illegal.keys() {
+                        assert_eq!(key.len(), 4, "{at}: illegal {key} is two squares");
+                        let (from, to) = key.split_at(2);
+                        let joined = list.iter().any(|m| m["from"] == from && m["to"] == to);
+                        assert!(!joined, "{at}: {key} is legal in {}", st["fen"]);
+                    }
+                    let played: Vec<String> = if right.contains_key("*") {
+                        let all = list.iter().map(|m| m["move"].as_str().unwrap().to_string());
+                        all.filter(|m| !wrong.contains_key(m)).collect()
+                    } else {
+                        for mv in right.keys() {
+                            assert!(has(mv), "{at}: right {mv} is not legal in {}", st["fen"]);
+                        }
+                        right.keys().cloned().collect()
+                    };
+                    for mv in played {
+                        let mut after = moves.clone();
+                        after.push(mv);
+                        let st = legal(variant, fen, &after);
+                        if step["reply"] == true && st["status"].is_null() {
+                            for reply in st["legal"].as_array().unwrap() {
+                                let mut then = after.clone();
+                                then.push(reply["move"].as_str().unwrap().to_string());
+                                next.push((fen.clone(), then));
+                            }
+                        } else {
+                            next.push((fen.clone(), after));
+                        }
+                    }
+                }
+                if let Some(want) = step["result"].as_str() {
+                    for (fen, moves) in &next {
+                        let st = legal(variant, fen, moves);
+                        let got = st["status"]["result"].as_str().unwrap_or("*");
+                        assert_eq!(got, want, "{at}: the result after {moves:?}");
+                    }
+                }
+                assert!(next.len() <= 2000, "{at}: {} ways", next.len());
+                ways = next;
+                steps += 1;
             }
-            count += 1;
         }
         let (status, page) = s.request("GET", &format!("/rules.html?variant={variant}"), "");
         assert_eq!(status, 200);
         assert!(page.contains("rules.js"));
     }
-    assert!(count >= 12, "{count} lessons");
+    assert!(steps >= 60, "{steps} steps");
     let (status, page) = s.request("GET", "/library.html", "");
     assert_eq!(status, 200);
     assert!(page.contains("library-table"));

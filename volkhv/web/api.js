@@ -1,6 +1,11 @@
 // Talks to the server: JSON requests and the game's event stream.
 
-export class ApiError extends Error {}
+export class ApiError extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
 
 // A request that changes something always carries a JSON body: the server
 // refuses other bodies, which another site's page could send.
@@ -16,7 +21,7 @@ export async function request(method, path, body) {
   if (!res.ok) {
     let message = text;
     try { message = JSON.parse(text).error || text; } catch (_) { /* plain text */ }
-    throw new ApiError(message);
+    throw new ApiError(message, res.status);
   }
   return (res.headers.get("Content-Type") || "").includes("json") ? JSON.parse(text) : text;
 }
@@ -24,13 +29,55 @@ export async function request(method, path, body) {
 export const get = (path) => request("GET", path);
 export const post = (path, body = {}) => request("POST", path, body);
 
-// Opens the stream of a game: `on.state(state)`, `on.info(info)`,
-// `on.message(text)`. EventSource reconnects by itself.
+// A request that never reached the server (it is down or restarting), as
+// opposed to one the server answered with an error.
+export function unreachable(e) {
+  return !(e instanceof ApiError);
+}
+
+// Follows the stream of a game: `on.state(state)`, `on.info(info)`,
+// `on.message(text)`, `on.connection(up)` when the stream is lost and back.
+// A lost stream is opened again with a growing pause (1, 2, 4, 8 s), for
+// as long as the page lives: a server restart costs the page nothing.
+// Only `on.gone()` (the game answers 404) ends it. Returns `{close()}`.
 export function stream(id, on) {
-  const es = new EventSource(`/api/games/${id}/events`);
-  es.addEventListener("state", (e) => on.state(JSON.parse(e.data)));
-  es.addEventListener("info", (e) => on.info(JSON.parse(e.data)));
-  es.addEventListener("message", (e) => on.message(JSON.parse(e.data).message));
-  es.addEventListener("error", () => on.error(es));
-  return es;
+  let es = null;
+  let closed = false;
+  let pause = 1000;
+  let timer = null;
+  const open = () => {
+    if (closed) return;
+    es = new EventSource(`/api/games/${id}/events`);
+    es.addEventListener("open", () => {
+      pause = 1000;
+      on.connection(true);
+    });
+    es.addEventListener("state", (e) => on.state(JSON.parse(e.data)));
+    es.addEventListener("info", (e) => on.info(JSON.parse(e.data)));
+    es.addEventListener("message", (e) => on.message(JSON.parse(e.data).message));
+    es.addEventListener("error", async () => {
+      es.close();
+      if (closed) return;
+      on.connection(false);
+      try {
+        await get(`/api/games/${id}`);
+      } catch (e) {
+        if (!unreachable(e) && e.status === 404) {
+          closed = true;
+          on.gone(e);
+          return;
+        }
+      }
+      timer = setTimeout(open, pause);
+      pause = Math.min(pause * 2, 8000);
+    });
+  };
+  open();
+  return {
+    close() {
+      closed = true;
+      clearTimeout(timer);
+      if (es) es.close();
+    },
+  };
 }

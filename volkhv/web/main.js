@@ -3,8 +3,11 @@
 // The server is the rules authority: legal moves, FENs and results come from
 // it; the page only matches clicks against the legal moves it was sent.
 
-import { get, post, stream } from "./api.js";
+import { get, post, stream, unreachable } from "./api.js";
 import { keepInAddress, branchBody } from "./library-link.js";
+import {
+  prefs, remember, firstVisit, engineSides, gameSettings, lastGame, keepLastGame, forgetLastGame,
+} from "./prefs.js";
 import { render, squareIndex } from "./board.js";
 import { attachInput, closeChooser, legalFrom, targetsOf } from "./input.js";
 import {
@@ -29,6 +32,9 @@ const app = {
   reviewKey: null,
   reviewTimer: null,
   es: null,
+  online: true,       // the stream is up
+  pending: null,      // {move, ply, fen}: a move clicked while the server was away
+  wdl: null,          // the last win/draw/loss seen, {wdl, ply}
 };
 
 // The moves a review belongs to: a new move or takeback makes it stale.
@@ -79,13 +85,14 @@ function onInfo(info) {
   }
   app.lines.set(info.multipv, info);
   if (info.multipv === 1) app.scores[info.ply] = info.white;
+  if (info.multipv === 1 && info.wdl) app.wdl = { wdl: info.wdl, ply: info.ply };
   draw();
 }
 
 async function act(path, body) {
   if (app.gone && path === "new") {
     try {
-      await openGame({ ...body, ...settingsBody() });
+      await openGame({ ...body, ...gameSettings() });
       app.gone = false;
       say("");
       return true;
@@ -100,9 +107,29 @@ async function act(path, body) {
     say("");
     return true;
   } catch (e) {
-    say(e.message);
+    if (unreachable(e) && path === "move") {
+      // Not lost: sent once the server is back, if the game is still where
+      // it was when the move was made.
+      app.pending = { move: body.move, ply: app.state.history.length, fen: app.state.fen };
+      say(`the server is away: your move ${body.move} will be sent when it is back`);
+    } else {
+      say(unreachable(e) ? "the server is away; try again when it is back" : e.message);
+    }
     draw();
     return false;
+  }
+}
+
+// Back online: the move made meanwhile is played if the game has not
+// changed since, or refused with a word.
+async function sendPending(s) {
+  const p = app.pending;
+  if (!p) return;
+  app.pending = null;
+  if (s.history.length === p.ply && s.fen === p.fen) {
+    await act("move", { move: p.move });
+  } else {
+    say(`your move ${p.move} was not sent: the game changed while the server was away`);
   }
 }
 
@@ -117,17 +144,39 @@ function attach(s) {
   app.lines = new Map();
   app.scores = [];
   app.gone = false;
+  app.wdl = null;
   setState(s);
   app.es = stream(s.id, {
-    state: setState,
+    state: (st) => {
+      setState(st);
+      sendPending(st);
+    },
     info: onInfo,
     message: (m) => say(m),
-    error: streamError,
+    connection: showConnection,
+    gone: (e) => {
+      app.gone = true;
+      forgetLastGame();
+      say(`${e.message} — New game starts a fresh one`);
+    },
   });
   keepInAddress(s.id);
+  keepLastGame(s.id);
+  $("board-link").href = `/?game=${s.id}`;
   app.hint = null;
   app.review = null;
   loadReview();
+}
+
+// The header says when the page has lost the server, and when it is back.
+function showConnection(up) {
+  // Back from a restart: whatever the server now says is the game.
+  if (up && !app.online && app.state) app.state = { ...app.state, version: -1 };
+  app.online = up;
+  const c = $("connection");
+  c.hidden = up;
+  c.textContent = up ? "" : "reconnecting…";
+  document.body.dataset.online = up ? "1" : "0";
 }
 
 // ---- hint and review -----------------------------------------------------------
@@ -157,12 +206,20 @@ async function startReview() {
 
 function pollReview() {
   clearTimeout(app.reviewTimer);
-  app.reviewTimer = setTimeout(loadReview, 300);
+  app.reviewTimer = setTimeout(() => loadReview(true), 300);
 }
 
 // The game's review as the server has it (none: nothing is shown).
-async function loadReview() {
+// `started`: a review was just asked for (the game's state does not say so
+// until it next changes); otherwise only a review the state names is asked
+// for, so that a plain page load asks nothing that answers 409.
+async function loadReview(started = false) {
   if (!app.state) return;
+  if (!started && !app.state.review) {
+    app.review = null;
+    draw();
+    return;
+  }
   const key = gameKey(app.state);
   try {
     const r = await get(`/api/games/${app.state.id}/review`);
@@ -181,7 +238,7 @@ async function loadReview() {
 // A game of the library: `?game=ID[&ply=N]` opens it (at ply N).
 async function reopen(id, ply) {
   const s = await get(`/api/games/${id}`);
-  if (s.settings.engine === "white") app.orientation = "b";
+  app.orientation = s.settings.engine === "white" ? "b" : "w";
   attach(s);
   if (ply !== null && ply !== "") await goto(Number(ply));
 }
@@ -189,23 +246,13 @@ async function reopen(id, ply) {
 // New games (and set-ups) are new games of the library, so the one on the
 // board stays in it as it was.
 async function fresh(body) {
+  const p = prefs();
+  app.orientation = p.opponent === "computer" && p.color === "black" ? "b" : "w";
   try {
-    await openGame({ ...body, ...settingsBody() });
+    await openGame({ ...body, ...gameSettings(p) });
     say("");
   } catch (e) {
     say(e.message);
-  }
-}
-
-// The stream failed: EventSource retries by itself, unless the game is gone
-// (the server keeps a limited number of games and drops the oldest idle).
-async function streamError(es) {
-  try {
-    await get(`/api/games/${app.state.id}`);
-  } catch (e) {
-    es.close();
-    app.gone = true;
-    say(`${e.message} — New game starts a fresh one`);
   }
 }
 
@@ -247,6 +294,13 @@ function showInspector(sq) {
 
 // ---- controls ---------------------------------------------------------------
 
+// The Play box from a game's settings.
+function opponentOf(engine) {
+  if (engine === "none") return "person";
+  if (engine === "both") return "both";
+  return "computer";
+}
+
 function syncControls(s) {
   const set = s.settings;
   const active = document.activeElement;
@@ -256,9 +310,13 @@ function syncControls(s) {
     menu.replaceChildren(...s.variants.map((v) => new Option(v.title, v.name)));
   }
   if (!keep(menu)) menu.value = s.variant;
-  if (!keep($("engine-side"))) $("engine-side").value = set.engine;
+  const opponent = set.analyse ? "person" : opponentOf(set.engine);
+  if (!keep($("opponent"))) $("opponent").value = opponent;
+  if (!keep($("color")) && opponent === "computer") $("color").value = set.engine === "white" ? "black" : "white";
+  // Level and colour stay in sight whoever the opponent is: choosing a
+  // level is how a person starts playing the computer.
   const kind = Object.keys(set.limit).find((k) => k !== "inc");
-  if (!keep($("limit-kind")) && !keep($("limit-value"))) {
+  if (!keep($("limit-kind")) && !keep($("limit-value")) && !keep($("limit-inc"))) {
     $("limit-kind").value = kind;
     $("limit-value").value = kind === "clock" ? set.limit.clock / 1000 : set.limit[kind];
     $("limit-inc").value = kind === "clock" ? set.limit.inc / 1000 : $("limit-inc").value;
@@ -269,7 +327,7 @@ function syncControls(s) {
   if (!keep($("hash"))) $("hash").value = set.hash;
   if (!keep($("multipv"))) $("multipv").value = set.multipv;
   const level = $("level");
-  if (level.options.length !== s.levels.named.length + 1) {
+  if (level.options.length < s.levels.named.length + 1) {
     level.replaceChildren(
       new Option("Full strength", ""),
       ...s.levels.named.map((l) => new Option(`${l.name} (${l.elo})`, String(l.elo))),
@@ -285,22 +343,57 @@ function syncControls(s) {
   $("stop").disabled = !s.searching && !set.analyse;
 }
 
-function settingsBody() {
+// The engine's time as the controls say it.
+function limitBody() {
   const kind = $("limit-kind").value;
   const value = Number($("limit-value").value);
-  const body = {
-    engine: $("engine-side").value,
-    threads: Number($("threads").value),
-    hash: Number($("hash").value),
-    multipv: Number($("multipv").value),
-  };
   if (kind === "clock") {
-    body.clock = Math.round(value * 1000);
-    body.inc = Math.round(Number($("limit-inc").value) * 1000);
-  } else {
-    body[kind] = value;
+    return { clock: Math.round(value * 1000), inc: Math.round(Number($("limit-inc").value) * 1000) };
   }
-  return body;
+  return { [kind]: value };
+}
+
+// One apply model: every control of the Play and Analysis boxes applies to
+// the game at once and is kept for the player's next games; none resets
+// another's value.
+function choose(changes, settings) {
+  remember(changes);
+  return act("settings", settings);
+}
+
+function onOpponent() {
+  const opponent = $("opponent").value;
+  const p = { ...prefs(), opponent };
+  if (opponent === "computer") app.orientation = p.color === "black" ? "b" : "w";
+  choose({ opponent }, { engine: engineSides(p), elo: opponent === "person" ? null : p.elo, analyse: false });
+}
+
+function onLevel() {
+  const v = $("level").value;
+  const elo = v === "" ? null : Number(v);
+  const p = prefs();
+  // Choosing a level means playing the computer at it.
+  const opponent = p.opponent === "person" ? "computer" : p.opponent;
+  const next = { ...p, elo, opponent };
+  if (p.opponent === "person") app.orientation = next.color === "black" ? "b" : "w";
+  choose({ elo, opponent }, { engine: engineSides(next), elo, analyse: false });
+}
+
+function onColor() {
+  const color = $("color").value;
+  app.orientation = color === "black" ? "b" : "w";
+  const next = { ...prefs(), color };
+  choose({ color }, { engine: engineSides(next) });
+}
+
+function onLimit() {
+  const limit = limitBody();
+  choose({ limit }, limit);
+}
+
+function onEngineNumber(id) {
+  const n = Number($(id).value);
+  choose({ [id]: n }, { [id]: n });
 }
 
 function wire() {
@@ -322,27 +415,37 @@ function wire() {
   $("variant").addEventListener("change", () => fresh({ variant: $("variant").value }));
   $("set-fen").addEventListener("click", () => fresh({ variant: $("variant").value, fen: $("fen-input").value }));
   $("branch").addEventListener("click", () => fresh(branchBody(app.state, app.viewPly)));
-  $("apply").addEventListener("click", () => act("settings", settingsBody()));
-  $("level").addEventListener("change", () => {
-    const v = $("level").value;
-    act("settings", { elo: v === "" ? null : Number(v) });
-  });
-  $("hint").addEventListener("click", askHint);
-  $("review").addEventListener("click", startReview);
-  $("engine-side").addEventListener("change", () => {
-    // The person's side at the bottom.
-    const side = $("engine-side").value;
-    if (side === "white") app.orientation = "b";
-    if (side === "black") app.orientation = "w";
-    act("settings", { ...settingsBody(), analyse: false });
-  });
+  $("opponent").addEventListener("change", onOpponent);
+  $("level").addEventListener("change", onLevel);
+  $("color").addEventListener("change", onColor);
   $("limit-kind").addEventListener("change", () => {
     const kind = $("limit-kind").value;
     $("limit-inc").hidden = kind !== "clock";
+    // A value means something else in another unit: the unit's usual one.
     $("limit-value").value = { movetime: 1000, depth: 12, nodes: 1000000, clock: 300 }[kind];
+    onLimit();
   });
-  $("analyse").addEventListener("click", () => act("settings", { ...settingsBody(), engine: "none", analyse: true }));
+  $("limit-value").addEventListener("change", onLimit);
+  $("limit-inc").addEventListener("change", onLimit);
+  for (const id of ["threads", "hash", "multipv"]) $(id).addEventListener("change", () => onEngineNumber(id));
+  $("hint").addEventListener("click", askHint);
+  $("review").addEventListener("click", startReview);
+  $("analyse").addEventListener("click", () => act("settings", { engine: "none", analyse: true }));
   $("stop").addEventListener("click", () => act("stop"));
+  $("welcome-play").addEventListener("click", () => {
+    remember({ opponent: "computer", elo: prefs().elo === null ? 1350 : prefs().elo });
+    $("welcome").hidden = true;
+    fresh({ variant: $("variant").value });
+  });
+  $("welcome-analyse").addEventListener("click", () => {
+    remember({ opponent: "person" });
+    $("welcome").hidden = true;
+    act("settings", { engine: "none", analyse: true });
+  });
+  $("welcome-close").addEventListener("click", () => {
+    remember({});
+    $("welcome").hidden = true;
+  });
   $("pgn-export").addEventListener("click", async () => {
     try {
       const text = await get(`/api/games/${app.state.id}/pgn`);
@@ -409,24 +512,52 @@ function draw() {
   const shown = app.scores[app.viewPly] || (best && best.white);
   renderEvalBar($("evalbar-fill"), $("evalbar-text"), shown, app.orientation);
   renderGraph($("graph"), app.scores, s.history.length, app.viewPly, review);
-  renderWdl($("wdl"), best && best.ply === app.viewPly ? best.wdl : null, app.orientation);
+  // The last chances stay on the player's turn, marked as of an earlier
+  // position, until a search of the position shown gives new ones.
+  const current = app.wdl && app.wdl.ply === app.viewPly && s.searching;
+  renderWdl($("wdl"), app.wdl && app.wdl.wdl, app.orientation, !current);
+  $("wdl-legend").hidden = !app.wdl;
+  $("wdl-age").textContent = app.wdl && !current ? ` (after move ${Math.ceil(app.wdl.ply / 2) || 0}, not the position shown)` : "";
   renderReview($("review-box"), app.review, app.viewPly);
   $("hint").disabled = !canMove();
   if (document.activeElement !== $("fen-input")) $("fen-input").value = app.view.fen;
 }
 
-// ---- start: /?variant=V&fen=FEN&engine=white|black|both&movetime=MS ----------
+// ---- start ---------------------------------------------------------------------
+// /?game=ID[&ply=N] reopens a game; /?variant=V&fen=FEN&engine=…&movetime=MS…
+// opens that position with those settings (scripts, tests); /?new=1 a new
+// game with the player's choices; / the game in progress (this browser's
+// last, else the library's newest unfinished), or a new one.
+
+const URL_SETTINGS = ["variant", "fen", "engine", "movetime", "depth", "nodes", "threads", "hash", "multipv", "elo", "analyse", "moves", "flip"];
+
+// The game to go back to, if there is one.
+async function gameInProgress() {
+  const last = lastGame();
+  if (last) return last;
+  try {
+    const page = await get("/api/library?result=*&limit=1");
+    return page.games.length ? page.games[0].id : null;
+  } catch (_) {
+    return null;
+  }
+}
 
 async function start() {
   wire();
   const q = new URLSearchParams(location.search);
-  if (q.get("game")) {
+  $("welcome").hidden = !firstVisit() || q.has("game") || URL_SETTINGS.some((k) => q.has(k));
+  let resume = q.get("game");
+  if (!resume && !q.has("new") && !URL_SETTINGS.some((k) => q.has(k))) resume = await gameInProgress();
+  if (resume) {
     try {
-      return await reopen(q.get("game"), q.get("ply"));
+      return await reopen(resume, q.get("ply"));
     } catch (e) {
-      say(`${e.message} — a new game is shown instead`);
+      forgetLastGame();
+      if (q.get("game")) say(`${e.message} — a new game is shown instead`);
     }
   }
+  if (!URL_SETTINGS.some((k) => q.has(k))) return fresh({});
   const body = {};
   if (q.get("variant")) body.variant = q.get("variant");
   if (q.get("fen")) body.fen = q.get("fen");

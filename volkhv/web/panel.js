@@ -89,8 +89,15 @@ export function renderMoves(ol, state, viewPly, goto, marks) {
     if (black) number += 1;
     black = !black;
   });
+  // The list scrolls to the move shown; the page never does (on a phone a
+  // page that jumps under the finger turns a tap on the board into a tap on
+  // the button that slid beneath it).
   const cur = ol.querySelector(".current");
-  if (cur) cur.scrollIntoView({ block: "nearest" });
+  if (cur) {
+    const top = cur.offsetTop - ol.offsetTop;
+    if (top < ol.scrollTop) ol.scrollTop = top;
+    else if (top + cur.offsetHeight > ol.scrollTop + ol.clientHeight) ol.scrollTop = top + cur.offsetHeight - ol.clientHeight;
+  }
 }
 
 // The engine's lines, MultiPV order: score (white's view), depth, PV.
@@ -128,16 +135,19 @@ export function renderEvalBar(fill, text, score, orientation) {
 
 // Win/draw/loss of the best line, White's view, in per cent.
 // White's share sits on White's side of the board, as in the eval bar.
-export function renderWdl(div, wdl, orientation) {
+// `stale`: the chances of an earlier position (or a search that ended),
+// kept in sight but marked so.
+export function renderWdl(div, wdl, orientation, stale = false) {
   div.hidden = !wdl;
   if (!wdl) return;
   div.style.flexDirection = orientation === "w" ? "column-reverse" : "column";
+  div.dataset.stale = stale ? "1" : "0";
   const pct = (x) => `${Math.round(x / 10)}%`;
-  for (const [k, label] of [["win", "White"], ["draw", "draw"], ["loss", "Black"]]) {
+  for (const [k, label] of [["win", "White wins"], ["draw", "draw"], ["loss", "Black wins"]]) {
     const span = div.querySelector(`#wdl-${k}`);
     span.textContent = pct(wdl[k]);
     span.dataset.permille = String(wdl[k]);
-    span.title = `${label} ${pct(wdl[k])}`;
+    span.title = `${label} ${pct(wdl[k])}${stale ? " (an earlier position)" : ""}`;
     span.style.flexGrow = String(Math.max(wdl[k], 120));
   }
 }

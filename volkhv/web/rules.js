@@ -1,65 +1,133 @@
-// The rules page of one variant (/rules.html?variant=V): text from
-// lessons.json and small live boards. Each board's position and legal moves
-// come from the server (GET /api/legal), so a lesson cannot disagree with
-// the engine's rules; the person plays both sides, step by step.
+// The rules page of one variant (/rules.html?variant=V): lessons made of
+// steps, all their words and positions in lessons.json. Each board's
+// position and legal moves come from the server (GET /api/legal) and the
+// opponent's moves from the engine (GET /api/reply), so a lesson cannot
+// disagree with the engine's rules; the page only compares the person's
+// move with the step's lists of right and wrong moves.
 
 import { get } from "./api.js";
-import { render } from "./board.js";
+import { render, squareIndex } from "./board.js";
+
+// The page's own words, the few not tied to a lesson. Kept together so that
+// a translation can replace them in one place; `{name}` is filled in.
+const TEXT = {
+  title: "How to play {title}",
+  pageTitle: "Volkhv — how to play {title}",
+  noPage: "no rules page for \"{variant}\"",
+  toMove: { white: "White to move.", black: "Black to move." },
+  verdict: { right: "Right:", wrong: "Not this one:", illegal: "Not legal:" },
+  noMove: "no legal move from {from} to {to}: {why}",
+  cannotGo: "the {piece} cannot go there in this position.",
+  stuck: "the {piece} has no legal move in this position.",
+  notYours: "there is no {side} piece on {square}; {side} is to move.",
+  other: "that move is legal, but it is not what this step asks.",
+  join: "{n} moves join these squares:",
+  thinking: "The engine is thinking…",
+  replied: "The engine answers: {move}.",
+  noReply: "The game is over: the engine has no move.",
+  stepOf: "Step {k} of {n}",
+  done: "Done",
+  again: "Start again",
+  side: { white: "white", black: "black" },
+};
 
 const $ = (id) => document.getElementById(id);
-const NAMES = { chess: "Chess", plunder: "PlunderChess", tavreli: "Tavreli" };
 
-function para(parent, text, tag = "p") {
-  const p = document.createElement(tag);
-  p.textContent = text;
-  parent.appendChild(p);
-  return p;
+function fill(text, values) {
+  return text.replace(/\{(\w+)\}/g, (all, k) => (k in values ? values[k] : all));
 }
 
-// One lesson's board: its moves so far, the server's view after them, and
-// the square picked.
+function add(parent, tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  parent.appendChild(e);
+  return e;
+}
+
+// The colour of a piece token: upper case is white (`P=N`, `Q~` too).
+const colorOf = (token) => (token[0] === token[0].toUpperCase() ? "white" : "black");
+
+// One lesson: its steps, the position of the current step (a FEN and the
+// moves played since), and what the board shows.
 class Lesson {
-  constructor(variant, lesson, index, box) {
+  constructor(variant, lesson, index, section, box) {
     this.variant = variant;
     this.lesson = lesson;
-    this.moves = [];
-    this.selected = lesson.select || null;
-    this.data = null;
-    this.box = box;
+    this.section = section;
+    this.answers = 0;
+    this.count = add(box, "p", "step-count");
+    this.stepEl = add(box, "p", "step");
     this.svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
     this.svg.classList.add("lesson-board");
     this.svg.dataset.lesson = String(index);
     box.appendChild(this.svg);
-    this.choices = document.createElement("div");
-    this.choices.className = "choices";
-    box.appendChild(this.choices);
-    this.caption = para(box, "", "p");
-    this.caption.className = "caption";
-    const tools = document.createElement("div");
-    for (const [label, fn] of [["Back", () => this.back()], ["Start again", () => this.reset()]]) {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.textContent = label;
-      b.addEventListener("click", fn);
-      tools.appendChild(b);
-    }
-    box.appendChild(tools);
+    this.choices = add(box, "div", "choices");
+    this.caption = add(box, "p", "caption");
+    this.answer = add(box, "p", "answer");
+    this.answer.setAttribute("role", "status");
+    this.doneEl = add(box, "p", "done", TEXT.done);
+    this.doneEl.hidden = true;
+    const again = add(add(box, "div", "tools"), "button", "again", TEXT.again);
+    again.type = "button";
+    again.addEventListener("click", () => this.start());
     this.svg.addEventListener("click", (e) => {
       const sq = e.target.closest && e.target.closest("[data-square]");
       if (sq) this.click(sq.getAttribute("data-square"));
     });
   }
 
-  async load(said) {
-    const q = new URLSearchParams({ variant: this.variant, fen: this.lesson.fen, moves: this.moves.join(",") });
-    try {
-      this.data = await get(`/api/legal?${q}`);
-    } catch (e) {
-      this.caption.textContent = e.message;
+  get steps() {
+    return this.lesson.steps;
+  }
+
+  start() {
+    // A reply still on its way belongs to the old run and is dropped.
+    this.run = (this.run || 0) + 1;
+    this.answers = 0;
+    this.answer.textContent = "";
+    delete this.answer.dataset.verdict;
+    delete this.answer.dataset.answer;
+    this.fen = this.lesson.fen;
+    this.moves = [];
+    this.played = [];
+    this.section.dataset.played = "[]";
+    this.doneEl.hidden = true;
+    delete this.section.dataset.done;
+    return this.enter(0);
+  }
+
+  async enter(k) {
+    this.k = k;
+    this.busy = false;
+    this.choices.textContent = "";
+    if (k >= this.steps.length) {
+      this.section.dataset.done = "1";
+      this.doneEl.hidden = false;
+      this.stepEl.dataset.step = String(k);
+      this.stepEl.textContent = this.lesson.done || "";
+      this.count.textContent = "";
+      this.selected = null;
+      this.draw();
       return;
     }
-    const status = this.data.status ? ` ${this.data.status.text}.` : "";
-    this.caption.textContent = (said || `${this.data.turn === "white" ? "White" : "Black"} to move.`) + status;
+    const step = this.steps[k];
+    if (step.fen) {
+      this.fen = step.fen;
+      this.moves = [];
+    }
+    this.selected = step.select || null;
+    await this.load();
+    this.count.textContent = fill(TEXT.stepOf, { k: k + 1, n: this.steps.length });
+    this.stepEl.textContent = step.say;
+    this.stepEl.dataset.step = String(k);
+  }
+
+  async load() {
+    const q = new URLSearchParams({ variant: this.variant, fen: this.fen, moves: this.moves.join(",") });
+    this.data = await get(`/api/legal?${q}`);
+    const status = this.data.status ? this.data.status.text : TEXT.toMove[this.data.turn];
+    this.caption.textContent = status;
     this.draw();
   }
 
@@ -67,69 +135,128 @@ class Lesson {
     return this.data ? this.data.legal.filter((m) => m.from === sq) : [];
   }
 
+  // The top piece on `sq` (the server's token), or null.
+  top(sq) {
+    const pieces = this.data.board[squareIndex(sq)] || [];
+    return pieces.length ? pieces[pieces.length - 1] : null;
+  }
+
   draw() {
     const d = this.data;
+    if (!d) return;
     const targets = new Set(this.selected ? this.legalFrom(this.selected).map((m) => m.to) : []);
     render(this.svg, { variant: d.variant, fen: d.fen, board: d.board, check: d.check, last: d.last },
       { orientation: "w", selected: this.selected, targets, arrows: [] });
   }
 
+  say(verdict, text) {
+    this.answers += 1;
+    this.answer.textContent = `${TEXT.verdict[verdict]} ${text}`;
+    this.answer.dataset.verdict = verdict;
+    this.answer.dataset.answer = String(this.answers);
+  }
+
   click(sq) {
-    if (!this.data) return;
+    if (!this.data || this.busy || this.k >= this.steps.length) return;
     this.choices.textContent = "";
-    if (this.selected && this.selected !== sq) {
-      const moves = this.legalFrom(this.selected).filter((m) => m.to === sq);
-      if (moves.length === 1) return this.play(moves[0]);
+    const from = this.selected;
+    if (from === sq) return;
+    const top = this.top(sq);
+    const own = top && colorOf(top.piece) === this.data.turn;
+    if (from) {
+      const moves = this.legalFrom(from).filter((m) => m.to === sq);
+      if (moves.length === 1) return this.judge(moves[0]);
       if (moves.length > 1) return this.choose(moves);
+      const known = (this.steps[this.k].illegal || {})[from + sq];
+      if (known === undefined && own) {
+        this.select(sq);
+        return;
+      }
+      const piece = this.top(from).name;
+      const why = known || fill(this.legalFrom(from).length ? TEXT.cannotGo : TEXT.stuck, { piece });
+      this.say("illegal", fill(TEXT.noMove, { from, to: sq, why }));
+      this.select(null);
+      return;
     }
-    this.selected = this.legalFrom(sq).length ? sq : null;
+    if (own) {
+      this.select(sq);
+      return;
+    }
+    const side = TEXT.side[this.data.turn];
+    this.say("illegal", fill(TEXT.notYours, { side, square: sq }));
+  }
+
+  select(sq) {
+    this.selected = sq;
     this.draw();
   }
 
   choose(moves) {
-    para(this.choices, `${moves.length} moves join these squares:`);
+    add(this.choices, "p", "", fill(TEXT.join, { n: moves.length }));
     for (const m of moves) {
-      const b = document.createElement("button");
+      const b = add(this.choices, "button", "", m.text);
       b.type = "button";
       b.dataset.move = m.move;
-      b.textContent = m.text;
-      b.addEventListener("click", () => this.play(m));
-      this.choices.appendChild(b);
+      b.addEventListener("click", () => this.judge(m));
     }
   }
 
-  play(m) {
+  // Answers the person's legal move `m`: a right one is played (and the
+  // engine replies where the step says so), a wrong one is only explained.
+  async judge(m) {
     this.choices.textContent = "";
-    this.moves.push(m.move);
+    const step = this.steps[this.k];
+    const wrong = (step.wrong || {})[m.move];
+    const right = wrong === undefined ? step.right[m.move] ?? step.right["*"] : undefined;
+    if (right === undefined) {
+      this.say("wrong", `${m.text}: ${wrong || step.other || TEXT.other}`);
+      this.select(null);
+      return;
+    }
+    const run = this.run;
+    this.busy = true;
     this.selected = null;
-    return this.load(`${m.text}.`);
+    this.say("right", `${m.text}: ${right}`);
+    try {
+      await this.push(m.move, run);
+      if (step.reply) await this.reply(run);
+    } catch (e) {
+      this.caption.textContent = e.message;
+      this.busy = false;
+      return;
+    }
+    if (run === this.run) await this.enter(this.k + 1);
   }
 
-  back() {
-    this.moves.pop();
-    this.selected = this.moves.length ? null : this.lesson.select || null;
-    this.choices.textContent = "";
-    this.load();
+  async reply(run) {
+    this.caption.textContent = TEXT.thinking;
+    const q = new URLSearchParams({ variant: this.variant, fen: this.fen, moves: this.moves.join(",") });
+    const r = await get(`/api/reply?${q}`);
+    if (run !== this.run) return;
+    if (!r.move) {
+      this.answer.textContent += ` ${TEXT.noReply}`;
+      await this.load();
+      return;
+    }
+    this.answer.textContent += ` ${fill(TEXT.replied, { move: r.text })}`;
+    await this.push(r.move, run);
   }
 
-  reset() {
-    this.moves = [];
-    this.selected = this.lesson.select || null;
-    this.choices.textContent = "";
-    this.load();
+  // Plays `mv` on the board. Every move shown is logged on the lesson's
+  // element (data-played: before, move, after), so that a test can check
+  // each one, the engine's too, with the rules.
+  async push(mv, run) {
+    const before = this.data.fen;
+    this.moves.push(mv);
+    await this.load();
+    if (run !== this.run) return;
+    this.played.push({ before, move: mv, after: this.data.fen });
+    this.section.dataset.played = JSON.stringify(this.played);
   }
 }
 
 async function start() {
   const variant = new URLSearchParams(location.search).get("variant") || "chess";
-  const nav = $("variants");
-  for (const [name, title] of Object.entries(NAMES)) {
-    const a = document.createElement("a");
-    a.href = `/rules.html?variant=${name}`;
-    a.textContent = title;
-    if (name === variant) a.className = "current";
-    nav.appendChild(a);
-  }
   let all;
   try {
     all = await get("/lessons.json");
@@ -137,28 +264,28 @@ async function start() {
     $("message").textContent = e.message;
     return;
   }
+  for (const [name, v] of Object.entries(all)) {
+    const a = add($("variants"), "a", name === variant ? "current" : "", v.title);
+    a.href = `/rules.html?variant=${name}`;
+  }
   const v = all[variant];
   if (!v) {
-    $("message").textContent = `no rules page for "${variant}"`;
+    $("message").textContent = fill(TEXT.noPage, { variant });
     return;
   }
-  document.title = `Volkhv — how to play ${v.title}`;
-  $("title").textContent = `How to play ${v.title}`;
-  for (const t of v.intro) para($("intro"), t);
-  const boards = [];
-  v.lessons.forEach((lesson, i) => {
-    const sec = document.createElement("section");
-    sec.className = "lesson";
-    para(sec, lesson.title, "h2");
-    const row = document.createElement("div");
-    row.className = "lesson-row";
-    const box = document.createElement("div");
-    box.className = "lesson-box";
-    row.appendChild(box);
-    para(row, lesson.text).className = "lesson-text";
-    sec.appendChild(row);
-    $("lessons").appendChild(sec);
-    boards.push(new Lesson(variant, lesson, i, box).load());
+  document.title = fill(TEXT.pageTitle, { title: v.title });
+  $("title").textContent = fill(TEXT.title, { title: v.title });
+  for (const t of v.intro) add($("intro"), "p", "", t);
+  const boards = v.lessons.map((lesson, i) => {
+    const sec = add($("lessons"), "section", "lesson");
+    sec.dataset.lesson = String(i);
+    add(sec, "h2", "", lesson.title);
+    const row = add(sec, "div", "lesson-row");
+    const box = add(row, "div", "lesson-box");
+    add(row, "p", "lesson-text", lesson.text);
+    return new Lesson(variant, lesson, i, sec, box).start().catch((e) => {
+      $("message").textContent = e.message;
+    });
   });
   await Promise.all(boards);
   document.body.dataset.ready = "1";

@@ -13,6 +13,7 @@
 //! POST /api/games/ID/settings     {engine?, movetime?|depth?|nodes?|clock?+inc?, threads?, hash?, multipv?, analyse?, elo?}
 //! GET  /api/games/ID/pgn          → PGN text;  POST /api/games/ID/pgn {pgn} → state
 //! POST /api/games/ID/hint         → {move, text, ply, hints}  (the person to move only)
+//! GET  /api/reply?variant=V[&fen=F][&moves=M,M] → {move, text}: the engine's move, nothing kept
 //! POST /api/games/ID/review       {movetime?} → the review;  GET /api/games/ID/review → the review
 //! GET  /api/games/ID/events       → Server-Sent Events: state, info, message
 //! ```
@@ -207,6 +208,7 @@ pub fn handle(reg: &Registry, pool: &Pool, req: &Req) -> Result<Answer, ApiError
             };
             now(Reply::json(&position_at(s.engine.game(), ply)?))
         }
+        (&Method::GET, ["api", "reply"]) => reply(pool, t),
         (&Method::POST, ["api", "games", id, "hint"]) => {
             let body: Body = req.json()?;
             body.only("hint", body.is_empty())?;
@@ -295,6 +297,43 @@ fn hint(reg: &Registry, pool: &Pool, id: &str) -> Result<Answer, ApiError> {
             .and_then(|mv| record_hint(&slot, &kept.moves, &mv))
             .unwrap_or_else(|e| Reply::error(&e));
         let _ = tx.send(reply);
+    }))
+    .map_err(|b| busy_error(&b))?;
+    Ok(Answer::Later(rx))
+}
+
+/// `GET /api/reply?variant=V[&fen=F][&moves=M,M…]`: the engine's move in a
+/// position of no game (the rules pages' opponent): `{move, text}`, or
+/// `{move: null}` where the game is over. Nothing is kept.
+fn reply(pool: &Pool, t: &super::http::Target) -> Result<Answer, ApiError> {
+    let variant = variant_from(t.param("variant"), Variant::DEFAULT)?;
+    let start = fen_from(t.param("fen")).map(String::from);
+    let moves: Vec<String> = t
+        .param("moves")
+        .unwrap_or("")
+        .split([',', ' '])
+        .filter(|m| !m.is_empty())
+        .map(String::from)
+        .collect();
+    let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
+    let game = engine::AnyGame::from_moves(variant, start.as_deref(), &refs)
+        .map_err(|e| ApiError::bad(e.to_string()))?;
+    if game.status().is_some() {
+        return Ok(Answer::Now(Reply::json(&json!({ "move": null }))));
+    }
+    let start = with_game!(&game, g => g.start().fen());
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    pool.submit(Box::new(move |_| {
+        let answer = review::best_move(variant, &start, &moves, HINT_MS)
+            .map(|mv| {
+                let text =
+                    with_game!(&game, g => pv_notation(g.position(), std::slice::from_ref(&mv)))
+                        .pop()
+                        .unwrap_or_else(|| mv.clone());
+                Reply::json(&json!({ "move": mv, "text": text }))
+            })
+            .unwrap_or_else(|e| Reply::error(&ApiError::bad(format!("no reply: {e}"))));
+        let _ = tx.send(answer);
     }))
     .map_err(|b| busy_error(&b))?;
     Ok(Answer::Later(rx))
@@ -541,6 +580,8 @@ fn position_at(game: &engine::AnyGame, ply: usize) -> Result<Value, ApiError> {
 /// The settings as the library keeps them, plus what only the page needs.
 fn settings_json(s: &Settings) -> Value {
     let mut v = store::settings_json(s);
+    // As text: a 64-bit seed does not fit a JavaScript number.
+    v["seed"] = json!(s.options.seed.to_string());
     v["analyse"] = json!(s.analyse);
     v["max_threads"] = json!(max_threads());
     v
@@ -594,6 +635,17 @@ pub fn state(s: &Slot) -> Value {
     let [hw, hb] = s.hint_counts();
     v["hints"] = json!({ "white": hw, "black": hb });
     v["note"] = json!(s.note);
+    // Whether a review of these moves exists, so that the page asks for it
+    // only then (and a plain page load asks nothing that answers 409).
+    let now = saved(game, &s.settings, &[]);
+    v["review"] = s
+        .review
+        .as_ref()
+        .filter(|r| r.is_of(&now.start, &now.moves))
+        .map_or(Value::Null, |r| {
+            let p = r.snapshot().progress;
+            json!({ "progress": p, "done": p >= 1.0 })
+        });
     v
 }
 

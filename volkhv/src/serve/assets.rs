@@ -27,6 +27,8 @@ const FILES: &[(&str, &str, &[u8])] = &[
     web_file!("rules.html", "text/html; charset=utf-8"),
     web_file!("rules.js", JS),
     web_file!("lessons.json", "application/json; charset=utf-8"),
+    web_file!("prefs.js", JS),
+    web_file!("nav.js", JS),
 ];
 
 /// The file for a request path (`[]` is the page itself).

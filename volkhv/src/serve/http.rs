@@ -105,6 +105,16 @@ impl Reply {
         reply
     }
 
+    /// An HTML page with `status` (what a person's browser shows).
+    pub fn html(status: u16, page: String) -> Reply {
+        Reply {
+            status,
+            content_type: "text/html; charset=utf-8",
+            body: page.into_bytes(),
+            headers: Vec::new(),
+        }
+    }
+
     /// An empty reply with `status` (a redirect's 303).
     pub fn empty(status: u16) -> Reply {
         Reply {

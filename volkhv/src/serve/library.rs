@@ -156,13 +156,9 @@ fn export(list: &[Entry]) -> Result<String, ApiError> {
         let game = rebuild(&e.game)
             .map_err(|why| unreadable(format!("game {} cannot be replayed: {why}", e.id)))?;
         let date = iso_time(e.started)[..10].replace('-', ".");
-        out.push_str(&pgn::write(
-            &game,
-            [&e.white, &e.black],
-            date,
-            round + 1,
-            &e.game.hints,
-        ));
+        let mut notes = notation::pgn::Annotations::default();
+        let header = pgn::Header::of(&e.tags, [&e.white, &e.black], date, round + 1, &mut notes);
+        out.push_str(&pgn::write(&game, &header, &e.game.hints, notes));
         out.push('\n');
     }
     Ok(out)

@@ -129,6 +129,7 @@ async fn respond(board: Arc<Board>, req: Request<Incoming>) -> Response<Body> {
     };
     match board.guard.check(&head) {
         Verdict::Pass => {}
+        Verdict::Refuse(e) if is_page(&head) => return refusal_page(&e).into_response(),
         Verdict::Refuse(e) => return Reply::error(&e).into_response(),
         Verdict::Remember { location } => return board.guard.remember(&location).into_response(),
     }
@@ -150,6 +151,37 @@ async fn respond(board: Arc<Board>, req: Request<Incoming>) -> Response<Body> {
         },
         _ => Reply::error(&ApiError::new(405, "only GET here")).into_response(),
     }
+}
+
+/// A browser's page load (not the API, not a script's request).
+fn is_page(head: &Head) -> bool {
+    head.method == Method::GET
+        && head.target.path.first().is_none_or(|p| p != "api")
+        && head
+            .header("accept")
+            .is_some_and(|a| a.contains("text/html"))
+}
+
+/// A refusal a person reads in the browser: what happened and how to get
+/// in, as a page rather than JSON.
+fn refusal_page(e: &ApiError) -> Reply {
+    let text = e
+        .message
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    let page = format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>Volkhv — how to get in</title><link rel=\"icon\" href=\"data:,\"></head>\
+         <body style=\"font:16px/1.5 system-ui,sans-serif;max-width:36em;margin:2em auto;padding:0 1em\">\
+         <h1>Volkhv</h1><p id=\"refusal\">{text}</p>\
+         <p>This board is shared behind a secret link. Ask the person who runs it for the \
+         address that <code>volkhv serve</code> printed on its first line \
+         (<code>http://…/?token=…</code>) and open that address once: this browser then \
+         keeps the way in.</p></body></html>\n"
+    );
+    Reply::html(e.status, page)
 }
 
 /// An API request: its body read whole (bounded), then answered on a

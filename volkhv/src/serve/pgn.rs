@@ -18,13 +18,85 @@ use notation::words::{outcome_words, plies, pv_notation};
 pub fn export(s: &Slot) -> String {
     let name = |c: Color| {
         if s.settings.sides.plays(c) {
-            "volkhv"
+            super::store::engine_name(s.settings.elo)
         } else {
-            "Human"
+            "Human".to_string()
         }
     };
     let players = [name(Color::White), name(Color::Black)];
-    write_with(s.engine.game(), players, today(), 1, &notes(s))
+    let mut notes = notes(s);
+    let header = Header::of(
+        &s.tags(),
+        [&players[0], &players[1]],
+        today(),
+        1,
+        &mut notes,
+    );
+    write_with(s.engine.game(), &header, &notes)
+}
+
+/// The tags the writer writes itself.
+const WRITTEN: [&str; 13] = [
+    "Event",
+    "Site",
+    "Date",
+    "Round",
+    "White",
+    "Black",
+    "Result",
+    "Variant",
+    "FEN",
+    "SetUp",
+    "TimeControl",
+    "Termination",
+    "PlyCount",
+];
+
+/// What a game's PGN says of it beside its moves.
+pub struct Header {
+    event: String,
+    site: String,
+    date: String,
+    round: usize,
+    players: [String; 2],
+    /// The result a PGN gave, where the board shows none (a resignation).
+    result: Option<GameResult>,
+}
+
+impl Header {
+    /// The header of a game: an imported game keeps its own players, event,
+    /// site, date, round and result, and its other tags go into `notes`;
+    /// a game played here gets `players`, `date` and `round`.
+    pub fn of(
+        tags: &[(String, String)],
+        players: [&str; 2],
+        date: String,
+        round: usize,
+        notes: &mut Annotations,
+    ) -> Header {
+        let tag = |k: &str| tags.iter().find(|(t, _)| t == k).map(|(_, v)| v.clone());
+        notes.tags.extend(
+            tags.iter()
+                .filter(|(k, _)| !WRITTEN.contains(&k.as_str()))
+                .cloned(),
+        );
+        Header {
+            event: tag("Event").unwrap_or_else(|| "volkhv serve".into()),
+            site: tag("Site").unwrap_or_else(|| "volkhv web board".into()),
+            date: tag("Date").unwrap_or(date),
+            round: tag("Round").and_then(|r| r.parse().ok()).unwrap_or(round),
+            players: [
+                tag("White").unwrap_or_else(|| players[0].to_string()),
+                tag("Black").unwrap_or_else(|| players[1].to_string()),
+            ],
+            result: match tag("Result").as_deref() {
+                Some("1-0") => Some(GameResult::WhiteWins),
+                Some("0-1") => Some(GameResult::BlackWins),
+                Some("1/2-1/2") => Some(GameResult::Draw),
+                _ => None,
+            },
+        }
+    }
 }
 
 /// The slot's hints and finished review as PGN annotations.
@@ -96,52 +168,49 @@ fn hint_text<P: Position + Evaluate>(g: &Game<P>, ply: usize, mv: &str) -> Strin
         .unwrap_or_else(|| mv.to_string())
 }
 
-/// `game` as PGN text with the players' names, its date (`YYYY.MM.DD`),
-/// round and the hints asked in it.
-pub fn write(
-    game: &AnyGame,
-    players: [&str; 2],
-    date: String,
-    round: usize,
-    hints: &[Hint],
-) -> String {
-    let (mut notes, comments) = hint_notes(game, hints);
+/// `game` as PGN text with its header and the hints asked in it.
+pub fn write(game: &AnyGame, header: &Header, hints: &[Hint], mut notes: Annotations) -> String {
+    let (hint_notes, comments) = hint_notes(game, hints);
+    notes.tags.extend(hint_notes.tags);
+    notes.moves = hint_notes.moves;
     join_comments(&mut notes, comments);
-    write_with(game, players, date, round, &notes)
+    write_with(game, header, &notes)
 }
 
 /// [`write`] with annotations.
-fn write_with(
-    game: &AnyGame,
-    players: [&str; 2],
-    date: String,
-    round: usize,
-    notes: &Annotations,
-) -> String {
+fn write_with(game: &AnyGame, h: &Header, notes: &Annotations) -> String {
     let header = PgnHeader {
-        event: "volkhv serve".into(),
-        site: "volkhv web board".into(),
-        date,
+        event: h.event.clone(),
+        site: h.site.clone(),
+        date: h.date.clone(),
         time_control: "-".into(),
         variant: game.variant(),
     };
     let (fen, moves, notation) = with_game!(game, g => record_moves(g));
     let outcome = game.status();
+    let result = match (outcome, h.result) {
+        (Some(Outcome::Checkmate { winner }), _) => Some(GameResult::win_for(winner)),
+        (Some(_), _) => Some(GameResult::Draw),
+        (None, given) => given,
+    };
     let record = GameRecord {
-        round,
-        white: players[0].into(),
-        black: players[1].into(),
+        round: h.round,
+        white: h.players[0].clone(),
+        black: h.players[1].clone(),
         fen,
         moves,
         notation,
-        result: outcome.map_or(GameResult::Draw, |o| match o {
-            Outcome::Checkmate { winner } => GameResult::win_for(winner),
-            _ => GameResult::Draw,
-        }),
+        result: result.unwrap_or(GameResult::Draw),
         termination: Termination::Normal,
-        reason: outcome.map_or_else(|| "game in progress".into(), |o| outcome_words(o).1.into()),
+        reason: outcome.map_or_else(
+            || match result {
+                Some(_) => "as the game's PGN gives it".into(),
+                None => "game in progress".into(),
+            },
+            |o| outcome_words(o).1.into(),
+        ),
     };
-    if outcome.is_some() {
+    if result.is_some() {
         write_annotated_game(&header, &record, notes)
     } else {
         write_annotated_unfinished_game(&header, &record, notes)

@@ -4,7 +4,7 @@
 //! "try again in N s" (429 `Retry-After`), never left to hang.
 //!
 //! ```text
-//! request ──submit(job)──▶ [queue ≤ QUEUE_MAX] ──▶ worker 1..N ──▶ job(pool)
+//! request ──submit(job)──▶ [≤ 2 waiting per worker] ──▶ worker 1..N ──▶ job(pool)
 //!                            ▲                                        │
 //!                            └──────── continue_with(next step) ◀─────┘  (a review, one position a step)
 //! ```
@@ -16,8 +16,9 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
-/// Jobs that may wait at once; one more is refused.
-pub const QUEUE_MAX: usize = 32;
+/// New jobs that may wait per worker; one more is refused at once, so that
+/// a hint is never left waiting for seconds behind a long queue.
+pub const WAITING_PER_WORKER: usize = 2;
 
 /// Seconds a refused request is told to wait.
 pub const RETRY_AFTER_S: u32 = 2;
@@ -43,6 +44,8 @@ struct Queue {
 struct Shared {
     queue: Mutex<Queue>,
     ready: Condvar,
+    /// New jobs that may wait at once.
+    capacity: usize,
 }
 
 /// The pool; cheap to clone (every clone is the same pool).
@@ -65,6 +68,7 @@ impl Pool {
                     open: true,
                 }),
                 ready: Condvar::new(),
+                capacity: workers.max(1) * WAITING_PER_WORKER,
             }),
         };
         for i in 0..workers.max(1) {
@@ -94,10 +98,11 @@ impl Pool {
     /// Queues a new piece of work.
     ///
     /// # Errors
-    /// [`QUEUE_MAX`] jobs are already waiting, or the pool is stopping.
+    /// [`WAITING_PER_WORKER`] jobs per worker are already waiting, or the
+    /// pool is stopping.
     pub fn submit(&self, job: Job) -> Result<(), Busy> {
         let mut q = self.queue();
-        if !q.open || q.jobs.len() >= QUEUE_MAX {
+        if !q.open || q.jobs.len() >= self.shared.capacity {
             return Err(Busy {
                 waiting: q.jobs.len(),
             });
@@ -180,18 +185,27 @@ mod tests {
         }))
         .unwrap();
         std::thread::sleep(Duration::from_millis(50));
-        for i in 1..=QUEUE_MAX {
+        for i in 1..=WAITING_PER_WORKER {
             let tx = done_tx.clone();
             pool.submit(Box::new(move |_| tx.send(i).unwrap())).unwrap();
         }
         let tx = done_tx.clone();
         let refused = pool.submit(Box::new(move |_| tx.send(999).unwrap()));
-        assert_eq!(refused, Err(Busy { waiting: QUEUE_MAX }));
+        assert_eq!(
+            refused,
+            Err(Busy {
+                waiting: WAITING_PER_WORKER
+            })
+        );
         gate_tx.send(()).unwrap();
-        let got: Vec<usize> = (0..=QUEUE_MAX)
+        let got: Vec<usize> = (0..=WAITING_PER_WORKER)
             .map(|_| done_rx.recv_timeout(Duration::from_secs(5)).unwrap())
             .collect();
-        assert_eq!(got, (0..=QUEUE_MAX).collect::<Vec<_>>(), "in order");
+        assert_eq!(
+            got,
+            (0..=WAITING_PER_WORKER).collect::<Vec<_>>(),
+            "in order"
+        );
         assert!(done_rx.recv_timeout(Duration::from_millis(100)).is_err());
     }
 

@@ -130,6 +130,8 @@ pub trait Library: Send + Sync {
     /// # Errors
     /// The storage's reason, in words.
     fn load(&self, id: u64) -> Result<Option<Saved>, String>;
+    /// The PGN tags game `id` was imported with (none for a game played here).
+    fn tags(&self, id: u64) -> Vec<(String, String)>;
 }
 
 /// Locks a mutex, also after a panic elsewhere (a request that panicked is
@@ -317,7 +319,10 @@ pub struct Slot {
     pub run: Option<Run>,
     /// Clocks, with [`EngineLimit::Clock`].
     pub clock: Option<Clock>,
-    /// Bumped on every change, so that the page can drop stale states.
+    /// Bumped on every change, so that the page can drop stale states. It
+    /// starts at the clock (milliseconds since 1970) when the game is made
+    /// live, so that the versions of a restarted server follow those the
+    /// page saw before the restart.
     pub version: u64,
     /// The last message worth showing (an engine error).
     pub note: Option<String>,
@@ -355,6 +360,11 @@ impl Slot {
         let _ = self.engine.set_position(Some(&before.start), &moves);
     }
 
+    /// The PGN tags the game was imported with (none if played here).
+    pub fn tags(&self) -> Vec<(String, String)> {
+        self.library.tags(self.id)
+    }
+
     /// `true` if the side to move is the engine's and it should move.
     pub fn engine_to_move(&self) -> bool {
         !self.settings.analyse
@@ -377,7 +387,23 @@ impl Slot {
                 color_word(self.engine.game().turn())
             )));
         }
-        self.play(mv)
+        let mv = self.move_string(mv);
+        self.play(&mv)
+    }
+
+    /// A person's move as a move string: move strings are taken as they
+    /// are, and SAN (`e4`, `Nxd5`, `O-O`) is read in every variant, as the
+    /// move list shows it; what neither reads is left for the engine to
+    /// refuse with its reason.
+    fn move_string(&self, text: &str) -> String {
+        with_game!(self.engine.game(), g => {
+            let pos = g.position();
+            pos.parse_move(text)
+                .ok()
+                .or_else(|| notation::san::parse_san(pos, text))
+                .map(|m| m.to_string())
+        })
+        .unwrap_or_else(|| text.to_string())
     }
 
     fn play(&mut self, mv: &str) -> Result<(), Refusal> {
@@ -440,12 +466,15 @@ impl Slot {
         fen: Option<&str>,
         moves: &[String],
     ) -> Result<(), Refusal> {
-        let fresh = build_engine(variant, fen, moves, &self.settings.options)?;
+        let mut settings = self.settings.clone();
+        settings.options.seed = engine::engine::fresh_seed();
+        let fresh = build_engine(variant, fen, moves, &settings.options)?;
         self.library
-            .start_over(self.id, &saved(fresh.game(), &self.settings, &[]))
+            .start_over(self.id, &saved(fresh.game(), &settings, &[]))
             .map_err(storage_error)?;
         self.run = None;
         self.engine = fresh;
+        self.settings = settings;
         self.scores.clear();
         self.hints.clear();
         self.clock = Clock::for_limit(self.settings.limit);
@@ -598,15 +627,21 @@ impl Slot {
             let _ = tx.send(Dispatch { game, gen, event });
         });
         // A level weakens the engine's own moves only: analysis is at full
-        // strength. The game's id seeds the level's choices.
+        // strength. The game's own seed (drawn when it began, kept in the
+        // library) seeds the level's choices, so a replay is exact; games
+        // kept before seeds were drawn use their id.
         let elo = match kind {
             Kind::Play => self.settings.elo,
             Kind::Analyse => None,
         };
-        if self.engine.options().elo != elo {
+        let seed = match self.settings.options.seed {
+            0 => self.id,
+            s => s,
+        };
+        if self.engine.options().elo != elo || self.engine.options().seed != seed {
             let options = Options {
                 elo,
-                seed: self.id,
+                seed,
                 ..self.engine.options().clone()
             };
             // Only the hash size can be refused, and it is unchanged.
@@ -809,6 +844,10 @@ impl Registry {
         moves: &[String],
         settings: Settings,
     ) -> Result<Arc<Mutex<Slot>>, Refusal> {
+        let mut settings = settings;
+        if settings.options.seed == 0 {
+            settings.options.seed = engine::engine::fresh_seed();
+        }
         let engine = build_engine(variant, fen, moves, &settings.options)?;
         let id = self
             .library
@@ -834,7 +873,9 @@ impl Registry {
             settings,
             run: None,
             clock,
-            version: 0,
+            version: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(0)),
             note: None,
             scores: Vec::new(),
             hints,

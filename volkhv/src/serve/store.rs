@@ -196,6 +196,11 @@ impl Store {
         conn.pragma_update(None, "synchronous", "FULL")
             .map_err(|e| format!("{path}: {e}"))?;
         migrate(&conn).map_err(|e| format!("cannot set up the game library {path}: {e}"))?;
+        // A read-only library keeps its empty rows; nothing else is lost.
+        let _ = conn.execute(
+            "DELETE FROM games WHERE plies = 0 AND origin = 'played' AND updated < ?1",
+            [now() - EMPTY_KEPT_S],
+        );
         let _ = version;
         Ok(Store {
             conn: Mutex::new(conn),
@@ -220,7 +225,7 @@ impl Store {
         let conn = self.conn();
         let mut stmt = conn
             .prepare(&format!(
-                "SELECT {COLUMNS} FROM games WHERE (?1 IS NULL OR variant = ?1) AND (?2 IS NULL OR result = ?2)
+                "SELECT {COLUMNS} FROM games WHERE (?1 IS NULL OR variant = ?1) AND (?2 IS NULL OR result = ?2) AND {KEPT}
                  ORDER BY started DESC, id DESC"
             ))
             .map_err(text)?;
@@ -244,7 +249,8 @@ impl Store {
         offset: usize,
     ) -> Result<(Vec<Entry>, usize), String> {
         let conn = self.conn();
-        let filter = "(?1 IS NULL OR variant = ?1) AND (?2 IS NULL OR result = ?2)";
+        let filter =
+            format!("(?1 IS NULL OR variant = ?1) AND (?2 IS NULL OR result = ?2) AND {KEPT}");
         let v = variant.map(Variant::name);
         let total: i64 = conn
             .query_row(
@@ -350,6 +356,14 @@ impl Library for Store {
     fn load(&self, id: u64) -> Result<Option<Saved>, String> {
         self.entry(id).map(|e| e.map(|e| e.game))
     }
+
+    fn tags(&self, id: u64) -> Vec<(String, String)> {
+        self.entry(id)
+            .ok()
+            .flatten()
+            .map(|e| e.tags)
+            .unwrap_or_default()
+    }
 }
 
 impl Store {
@@ -369,6 +383,15 @@ impl Store {
         .transpose()
     }
 }
+
+/// The games the library shows: a game played here enters it with its
+/// first move (a visit that played nothing is no game); an imported one
+/// always.
+const KEPT: &str = "(plies > 0 OR origin = 'imported')";
+
+/// A game played here that never got a move is forgotten after this long
+/// (its page may still be open for a while; after that a reload starts anew).
+const EMPTY_KEPT_S: i64 = 7 * 86_400;
 
 /// The columns [`entry`] reads, in its order.
 const COLUMNS: &str = "id, variant, start, moves, result, reason, settings, white, black, origin, started, updated, hints, plies, tags";
@@ -622,6 +645,18 @@ fn migrate_to(conn: &Connection, to: usize) -> rusqlite::Result<()> {
     }
 }
 
+/// The engine as a PGN names it: `volkhv`, or with its level,
+/// `volkhv (Club 1700)`.
+pub fn engine_name(elo: Option<u32>) -> String {
+    match elo {
+        None => "volkhv".into(),
+        Some(e) => match engine::levels::NAMED.iter().find(|(_, n)| *n == e) {
+            Some((name, _)) => format!("volkhv ({name} {e})"),
+            None => format!("volkhv (Elo {e})"),
+        },
+    }
+}
+
 /// The names the list shows for White and Black.
 fn players(s: &Settings) -> (String, String) {
     let name = |c: Color| {
@@ -661,6 +696,7 @@ pub fn settings_json(s: &Settings) -> Value {
         "hash": s.options.hash_mb,
         "multipv": s.options.multipv,
         "elo": s.elo,
+        "seed": s.options.seed,
     })
 }
 
@@ -720,6 +756,7 @@ pub fn settings_from_json(text: &str) -> Settings {
     o.threads = field("threads", cores).unwrap_or(o.threads);
     o.hash_mb = field("hash", 1024).unwrap_or(o.hash_mb);
     o.multipv = field("multipv", 5).unwrap_or(o.multipv);
+    o.seed = v["seed"].as_u64().unwrap_or(0);
     s.elo = v["elo"]
         .as_u64()
         .and_then(|e| u32::try_from(e).ok())
@@ -763,8 +800,10 @@ mod tests {
         assert_eq!(store.load(a).unwrap().unwrap().moves, ["e2e4", "e7e5"]);
         store.start_over(a, &game(&[])).unwrap();
         let list = store.list(None, None).unwrap();
-        assert_eq!(list.len(), 2, "the old game was kept under a new id");
-        assert!(list.iter().any(|e| e.id != a && e.game.moves.len() == 2));
+        // The old game is kept under a new id; the one started over enters
+        // the list with its first move.
+        assert_eq!(list.len(), 1, "{list:?}");
+        assert!(list[0].id != a && list[0].game.moves.len() == 2);
         assert!(store.load(a).unwrap().unwrap().moves.is_empty());
         assert!(store.delete(a).unwrap());
         assert!(!store.delete(a).unwrap());

@@ -30,37 +30,13 @@ BINARY, DB, SHOTS = sys.argv[1], sys.argv[2], sys.argv[3]
 webdriver_setup.isolate()
 
 
-class Server:
-    """`volkhv serve --port 0 ARGS`, its address read from the first line."""
-
-    def __init__(self, *args):
-        self.proc = subprocess.Popen([BINARY, "serve", "--port", "0", *args],
-                                     stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
-        first = self.proc.stdout.readline().decode().strip()
-        assert first.startswith("listening on http://"), first
-        self.shown = first[len("listening on "):]
-        self.url = self.shown.split("?")[0].replace("0.0.0.0", "127.0.0.1")
-        log("server at " + self.shown)
-
-    def kill(self):
-        """SIGKILL: no chance to tidy up."""
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait()
+def Server(*args):
+    return webdriver_setup.Server(BINARY, *args)
 
 
 def wait(what, pred):
-    deadline = time.time() + TIMEOUT
-    while time.time() < deadline:
-        try:
-            v = pred()
-        except (StaleElementReferenceException, NoSuchElementException):
-            # The page is being redrawn, or the next page is not there yet.
-            v = None
-        if v:
-            return v
-        time.sleep(0.05)
-    d.save_screenshot(os.path.join(SHOTS, "library-failure.png"))
-    raise AssertionError("timed out waiting for " + what + "; message: " + text_of("message"))
+    return webdriver_setup.wait_until(d, what, pred, os.path.join(SHOTS, "library-failure.png"),
+                                      lambda: text_of("message"))
 
 
 def text_of(element_id):

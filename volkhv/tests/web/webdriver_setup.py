@@ -5,15 +5,19 @@ and checks.
 """
 
 import faulthandler
+import json
 import os
+import signal
 import socket
+import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, TimeoutException
 
 TIMEOUT = 30
 STARTED = time.time()
@@ -39,9 +43,17 @@ def log(step):
     print("[%6.1fs] %s" % (time.time() - STARTED, step), file=sys.stderr, flush=True)
 
 
-def chromium(shots, name, page_load_timeout=TIMEOUT):
-    """Headless Chromium; chromedriver's log goes to SHOTS/chromedriver-NAME.log."""
+def chromium(shots, name, page_load_timeout=TIMEOUT, phone=None):
+    """Headless Chromium; chromedriver's log goes to SHOTS/chromedriver-NAME.log.
+    `phone=(width, height)` emulates a phone of that size (touch, device
+    pixel ratio 3) instead of a desktop window."""
     opts = webdriver.ChromeOptions()
+    if phone:
+        opts.add_experimental_option("mobileEmulation", {
+            "deviceMetrics": {"width": phone[0], "height": phone[1], "pixelRatio": 3.0, "touch": True},
+            "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 "
+                         "(KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36",
+        })
     opts.binary_location = "/usr/bin/chromium"
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu",
                 "--disable-background-networking", "--disable-component-update",
@@ -68,3 +80,53 @@ def navigate(driver, url):
         return driver.get(url)
     except TimeoutException as e:
         raise AssertionError("the page never loaded: %s (%s)" % (url, e.msg.splitlines()[0]))
+
+
+class Server:
+    """`volkhv serve --port PORT ARGS` (PORT 0: any free one), its address
+    read from the first line it prints (`listening on http://…`)."""
+
+    def __init__(self, binary, *args, port=0):
+        self.proc = subprocess.Popen([binary, "serve", "--port", str(port), *args],
+                                     stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
+        first = self.proc.stdout.readline().decode().strip()
+        assert first.startswith("listening on http://"), first
+        self.shown = first[len("listening on "):]
+        self.url = self.shown.split("?")[0].replace("0.0.0.0", "127.0.0.1")
+        self.port = int(self.url.rstrip("/").rsplit(":", 1)[1])
+        log("server at " + self.shown)
+
+    def api(self, method, path, body=None):
+        """A JSON request to the API; the parsed reply."""
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.url.rstrip("/") + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=TIMEOUT) as r:
+            return json.loads(r.read().decode())
+
+    def kill(self):
+        """SIGKILL: no chance to tidy up."""
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self):
+        """SIGTERM: the server saves its games and exits."""
+        self.proc.send_signal(signal.SIGTERM)
+        self.proc.wait()
+
+
+def wait_until(driver, what, pred, failure_png, message=lambda: "", timeout=TIMEOUT):
+    """Polls `pred` until it gives something true; a page being redrawn
+    (stale or missing elements) counts as not yet. On timeout: a screenshot
+    and an AssertionError naming `what` and the page's `message()`."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            v = pred()
+        except (StaleElementReferenceException, NoSuchElementException):
+            v = None
+        if v:
+            return v
+        time.sleep(0.05)
+    driver.save_screenshot(failure_png)
+    raise AssertionError("timed out waiting for " + what + "; message: " + message())
