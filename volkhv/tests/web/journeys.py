@@ -12,7 +12,8 @@ Chromium at desktop size and at phone sizes (390x844 and 360x640, touch):
   page open: the page says it is reconnecting, shows a move made meanwhile,
   and its clicks play again;
 - at phone size no page (board, library, rules) is wider than the screen
-  and the board takes at least 85 % of its width.
+  and the board takes at least 85 % of its width;
+- none of those pages logs an error in the console on its way.
 
 Every move is printed as `CHECK {"variant", "before", "move", "after"}` for
 the Rust side (tests/journeys.rs) to check with movegen; `journeys ok` ends
@@ -158,6 +159,12 @@ def beginner_path(server, size):
     return first
 
 
+def console_errors():
+    """The errors the page logged since the last call (a failed request, a
+    script error)."""
+    return [e["message"] for e in d.get_log("browser") if e["level"] == "SEVERE"]
+
+
 def library_and_back(server, gid, size):
     click("#library-link")
     wait("the library", lambda: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
@@ -178,6 +185,8 @@ def library_and_back(server, gid, size):
         no_sideways_scroll("the rules page")
     d.find_element(By.ID, "board-link").click()
     wait("the same game from the rules page", lambda: game_id() == gid)
+    errors = console_errors()
+    assert not errors, "a normal page load logs no console error: %s" % errors
 
 
 def restart_with_page_open(server, db):

@@ -61,6 +61,9 @@ def chromium(shots, name, page_load_timeout=TIMEOUT, phone=None):
                 "--disable-quic", "--no-proxy-server",
                 "--window-size=1280,900", "--user-data-dir=" + tempfile.mkdtemp()):
         opts.add_argument(arg)
+    # The page's console, for the scripts that check that a page load logs
+    # no error.
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     # The board is ready when its data-fen is set, which the scripts wait
     # for; waiting for the load event as well once stalled a navigation for
     # the whole page-load timeout in CI (the renderer never reported it).
