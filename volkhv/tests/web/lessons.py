@@ -81,12 +81,7 @@ def when(i, pred):
 
 
 def click(css):
-    for _ in range(5):
-        try:
-            return d.find_element(By.CSS_SELECTOR, css).click()
-        except StaleElementReferenceException:
-            time.sleep(0.1)
-    return d.find_element(By.CSS_SELECTOR, css).click()
+    return webdriver_setup.click(d, css)
 
 
 def square_offset(svg, sq):
@@ -114,8 +109,7 @@ def clicks(i, mv):
         click('section.lesson[data-lesson="%d"] .choices button[data-move="%s"]' % (i, mv))
 
 
-def check(variant, before, mv, after):
-    print("CHECK " + json.dumps({"variant": variant, "before": before, "move": mv, "after": after}), flush=True)
+check = webdriver_setup.print_check
 
 
 def expect_answer(i, key, verdict, why):

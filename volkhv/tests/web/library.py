@@ -57,12 +57,7 @@ def game_id():
 
 
 def click(css):
-    for _ in range(5):
-        try:
-            return d.find_element(By.CSS_SELECTOR, css).click()
-        except StaleElementReferenceException:
-            time.sleep(0.1)
-    return d.find_element(By.CSS_SELECTOR, css).click()
+    return webdriver_setup.click(d, css)
 
 
 def follow(element, expect):
@@ -72,8 +67,7 @@ def follow(element, expect):
     navigate(href)
 
 
-def check(variant, before, mv, after):
-    print("CHECK " + json.dumps({"variant": variant, "before": before, "move": mv, "after": after}), flush=True)
+check = webdriver_setup.print_check
 
 
 def play(variant, frm, to, mv):

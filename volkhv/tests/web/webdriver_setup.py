@@ -133,3 +133,19 @@ def wait_until(driver, what, pred, failure_png, message=lambda: "", timeout=TIME
         time.sleep(0.05)
     driver.save_screenshot(failure_png)
     raise AssertionError("timed out waiting for " + what + "; message: " + message())
+
+
+def click(driver, css):
+    """Clicks the element `css` finds; a page redrawn under the click (a
+    stale element) is looked up again."""
+    for _ in range(5):
+        try:
+            return driver.find_element("css selector", css).click()
+        except StaleElementReferenceException:
+            time.sleep(0.1)
+    return driver.find_element("css selector", css).click()
+
+
+def print_check(variant, before, mv, after):
+    """A move the page showed, for the Rust side to check with movegen."""
+    print("CHECK " + json.dumps({"variant": variant, "before": before, "move": mv, "after": after}), flush=True)
