@@ -466,3 +466,44 @@ fn a_closed_stream_stops_its_search() {
     let st = s.wait_for(&g, "the search to stop", |st| st["searching"].is_null());
     assert_eq!(st["settings"]["analyse"], false);
 }
+
+#[test]
+fn the_move_box_reads_san_in_every_variant() {
+    let s = Server::start();
+    let chess = id(&s.create(&json!({ "variant": "chess" })));
+    let (status, v) = s.act(&chess, "move", &json!({ "move": "Nf3" }));
+    assert_eq!(
+        (status, v["history"][0]["move"].as_str()),
+        (200, Some("g1f3")),
+        "{v}"
+    );
+    // PlunderChess: SAN names the capture that declines the vest.
+    let plunder = id(&s.create(&json!({
+        "variant": "plunder",
+        "fen": "4k3/8/8/3b4/8/2N5/8/4K3 w - - 0 1"
+    })));
+    let (status, v) = s.act(&plunder, "move", &json!({ "move": "Nxd5" }));
+    assert_eq!(
+        (status, v["history"][0]["move"].as_str()),
+        (200, Some("c3d5")),
+        "{v}"
+    );
+    // Tavreli: SAN names the top piece alone.
+    let tavreli = id(&s.create(&json!({
+        "variant": "tavreli",
+        "fen": "4k3/8/8/8/3(NBR)4/8/8/4K3 w - - 0 1"
+    })));
+    let (status, v) = s.act(&tavreli, "move", &json!({ "move": "Rd8" }));
+    assert_eq!(
+        (status, v["history"][0]["move"].as_str()),
+        (200, Some("d4d8:1")),
+        "{v}"
+    );
+    let (status, v) = s.act(&tavreli, "move", &json!({ "move": "Qz9" }));
+    assert_eq!(status, 400, "{v}");
+    assert_eq!(
+        s.state(&tavreli)["history"].as_array().unwrap().len(),
+        1,
+        "unchanged"
+    );
+}
