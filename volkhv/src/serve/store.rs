@@ -189,7 +189,7 @@ impl Store {
         .map_err(|e| format!("cannot open the game library {path}: {e}"))?;
         conn.busy_timeout(BUSY)
             .map_err(|e| format!("{path}: {e}"))?;
-        let version = check(&conn, path)?;
+        check(&conn, path)?;
         // A read-only library stays readable: its writes fail later, each
         // with its reason on the page.
         let _ = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get::<_, String>(0));
@@ -201,7 +201,6 @@ impl Store {
             "DELETE FROM games WHERE plies = 0 AND origin = 'played' AND updated < ?1",
             [now() - EMPTY_KEPT_S],
         );
-        let _ = version;
         Ok(Store {
             conn: Mutex::new(conn),
             _lock: lock,
@@ -592,7 +591,7 @@ fn make_parent(path: &str) -> Result<(), String> {
 }
 
 /// Reads the file's version and checks its integrity, writing nothing.
-fn check(conn: &Connection, path: &str) -> Result<usize, String> {
+fn check(conn: &Connection, path: &str) -> Result<(), String> {
     let refuse = |why: String| format!("{path}: {why}; the file was left as it is");
     let version: i64 = conn
         .query_row("PRAGMA user_version", [], |r| r.get(0))
@@ -619,7 +618,7 @@ fn check(conn: &Connection, path: &str) -> Result<usize, String> {
             ));
         }
     }
-    Ok(version)
+    Ok(())
 }
 
 /// Brings the schema to [`VERSION`], one transaction a step.
