@@ -48,6 +48,11 @@ impl crate::Describe for Chess {
         use crate::Position;
         crate::describe::capitalised(crate::describe::role_on(self.piece_at(m.from())).name())
     }
+
+    fn mover_parts(&self, m: crate::Move) -> crate::MoverParts {
+        use crate::Position;
+        crate::describe::lone_mover(self.piece_at(m.from()), None)
+    }
 }
 
 #[cfg(test)]

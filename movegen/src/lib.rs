@@ -28,7 +28,7 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use chess::{Chess, NoVests};
-pub use describe::{Describe, Token};
+pub use describe::{Describe, MoverParts, PieceParts, Token};
 pub use family::Family;
 pub use fen::{FenError, FenField};
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};

@@ -8,7 +8,9 @@
 //! ```
 
 use crate::move_text;
-use movegen::{Color, Describe, Move, MoveKind, MoveList, Outcome, Piece, Position, Role, Square};
+use movegen::{
+    Color, Describe, Move, MoveKind, MoveList, MoverParts, Outcome, Piece, Position, Role, Square,
+};
 
 /// A legal move for the page: its string, squares and sentence.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,6 +23,52 @@ pub struct MoveWords {
     pub to: Square,
     /// The sentence the chooser shows.
     pub text: String,
+    /// The sentence as parts, for words in another language.
+    pub parts: MoveParts,
+}
+
+/// What a legal move does, as parts of a sentence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveParts {
+    /// Castling, en passant, another capture, or a plain move.
+    pub shape: Shape,
+    /// The piece or group that moves.
+    pub mover: MoverParts,
+    /// The piece a pawn promotes to by choice (a suffix of the move).
+    pub promotion: Option<Role>,
+    /// The vest this capture takes.
+    pub vest: Option<Role>,
+    /// A capture that could have taken a vest and does not.
+    pub declines_vest: bool,
+}
+
+/// The kind of sentence a move needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// Castling towards the h-file.
+    CastleKingside,
+    /// Castling towards the a-file.
+    CastleQueenside,
+    /// An en-passant capture.
+    EnPassant,
+    /// Any other capture.
+    Capture,
+    /// A move that takes nothing.
+    Quiet,
+}
+
+impl Shape {
+    /// The key a page finds its words under.
+    #[must_use]
+    pub const fn key(self) -> &'static str {
+        match self {
+            Shape::CastleKingside => "castle_kingside",
+            Shape::CastleQueenside => "castle_queenside",
+            Shape::EnPassant => "en_passant",
+            Shape::Capture => "capture",
+            Shape::Quiet => "move",
+        }
+    }
 }
 
 /// Every legal move of `pos` with its sentence, in movegen's order.
@@ -33,8 +81,26 @@ pub fn legal_words<P: Position + Describe>(pos: &P) -> Vec<MoveWords> {
             from: m.from(),
             to: m.to(),
             text: sentence(pos, m, &list),
+            parts: parts(pos, m, &list),
         })
         .collect()
+}
+
+fn parts<P: Position + Describe>(pos: &P, m: Move, all: &[Move]) -> MoveParts {
+    let shape = match (m.kind(), m.is_capture()) {
+        (MoveKind::Castle, _) if m.to().file() > m.from().file() => Shape::CastleKingside,
+        (MoveKind::Castle, _) => Shape::CastleQueenside,
+        (MoveKind::EnPassant, _) => Shape::EnPassant,
+        (_, true) => Shape::Capture,
+        _ => Shape::Quiet,
+    };
+    MoveParts {
+        shape,
+        mover: pos.mover_parts(m),
+        promotion: m.promotion(),
+        vest: m.vest(),
+        declines_vest: m.vest().is_none() && m.is_capture() && could_plunder(m, all),
+    }
 }
 
 /// One move in words. `all` are the legal moves, so that a capture that
@@ -161,6 +227,47 @@ pub fn outcome_words(o: Outcome) -> (&'static str, &'static str) {
     (o.result(), reason)
 }
 
+/// Every outcome a game can end with.
+pub const OUTCOMES: [Outcome; 6] = [
+    Outcome::Checkmate {
+        winner: Color::White,
+    },
+    Outcome::Checkmate {
+        winner: Color::Black,
+    },
+    Outcome::Stalemate,
+    Outcome::InsufficientMaterial,
+    Outcome::FiftyMoves,
+    Outcome::Repetition,
+];
+
+/// The key of a reason [`outcome_words`] wrote (as a library keeps it);
+/// `None` for other words (an imported game's own).
+#[must_use]
+pub fn reason_key(reason: &str) -> Option<&'static str> {
+    OUTCOMES
+        .into_iter()
+        .find(|&o| outcome_words(o).1 == reason)
+        .map(outcome_key)
+}
+
+/// The reason of [`outcome_words`] as a key a page finds its words under.
+#[must_use]
+pub const fn outcome_key(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Checkmate {
+            winner: Color::White,
+        } => "black_mated",
+        Outcome::Checkmate {
+            winner: Color::Black,
+        } => "white_mated",
+        Outcome::Stalemate => "stalemate",
+        Outcome::InsufficientMaterial => "insufficient_material",
+        Outcome::FiftyMoves => "fifty_moves",
+        Outcome::Repetition => "repetition",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -173,6 +280,14 @@ mod tests {
             .filter(|w| w.mv.starts_with(from_to))
             .map(|w| (w.mv, w.text))
             .collect()
+    }
+
+    #[test]
+    fn every_reason_has_its_key_back() {
+        for o in OUTCOMES {
+            assert_eq!(reason_key(outcome_words(o).1), Some(outcome_key(o)));
+        }
+        assert_eq!(reason_key("White resigns"), None);
     }
 
     #[test]
@@ -207,6 +322,13 @@ mod tests {
         let mixed = Tavreli::from_fen("4k3/8/8/8/3(PbR)4/8/8/4K3 w - - 0 1").unwrap();
         let m = mixed.parse_move("d4d8:2").unwrap();
         assert_eq!(mixed.mover(m), "Top 2 of 3 (black bishop, rook)");
+        let parts = mixed.mover_parts(m);
+        assert_eq!((parts.k, parts.height, parts.by_vest), (2, 3, None));
+        let group: Vec<_> = parts.pieces.iter().map(|p| (p.color, p.role)).collect();
+        assert_eq!(
+            group,
+            [(Color::Black, Role::Bishop), (Color::White, Role::Rook)]
+        );
         let pos = Tavreli::from_fen("4k3/8/8/8/3(PBR)4/8/8/4K3 w - - 0 1").unwrap();
         let d4 = Square::parse("d4").unwrap();
         let tokens: Vec<String> = pos.tokens(d4).into_iter().map(|t| t.piece).collect();

@@ -2,7 +2,8 @@
 //! `tests/web/journeys.py` (headless Chromium) plays the computer at
 //! Beginner through New game and a variant switch in all three variants,
 //! goes to the library and back, keeps a Tavreli page open through a server
-//! killed and restarted, and measures every page against a phone's width.
+//! killed and restarted, and measures every page against a phone's width
+//! (desktop in English, phones in Russian and Kazakh).
 //! Every move it saw is checked here with movegen. It needs python3 with
 //! selenium, chromium and chromedriver: ignored by a plain `cargo test`, run
 //! by CI (`-- --include-ignored`), where a missing tool fails it.

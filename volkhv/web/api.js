@@ -1,9 +1,11 @@
 // Talks to the server: JSON requests and the game's event stream.
 
+// `key`: the catalogue's words for this refusal, where the server names them.
 export class ApiError extends Error {
-  constructor(message, status) {
+  constructor(message, status, key) {
     super(message);
     this.status = status;
+    this.key = key;
   }
 }
 
@@ -20,8 +22,13 @@ export async function request(method, path, body) {
   const text = await res.text();
   if (!res.ok) {
     let message = text;
-    try { message = JSON.parse(text).error || text; } catch (_) { /* plain text */ }
-    throw new ApiError(message, res.status);
+    let key;
+    try {
+      const body = JSON.parse(text);
+      message = body.error || text;
+      key = body.key;
+    } catch (_) { /* plain text */ }
+    throw new ApiError(message, res.status, key);
   }
   return (res.headers.get("Content-Type") || "").includes("json") ? JSON.parse(text) : text;
 }

@@ -3,6 +3,8 @@
 // one is played, several open the chooser with every one of them.
 
 import { ghost, squareIndex } from "./board.js";
+import { t } from "./i18n.js";
+import { moveSentence } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -19,15 +21,15 @@ export function closeChooser() {
   $("chooser-moves").textContent = "";
 }
 
-function openChooser(from, to, moves, play) {
+function openChooser(variant, from, to, moves, play) {
   const box = $("chooser-moves");
   box.textContent = "";
-  $("chooser-title").textContent = `${moves.length} moves from ${from} to ${to}:`;
+  $("chooser-title").textContent = t("chooser.moves", { n: moves.length, from, to });
   for (const m of moves) {
     const b = document.createElement("button");
     b.type = "button";
     b.dataset.move = m.move;
-    b.textContent = m.text;
+    b.textContent = moveSentence(variant, m);
     const code = document.createElement("code");
     code.textContent = m.move;
     b.appendChild(code);
@@ -52,11 +54,11 @@ export function attachInput(board, app, hooks) {
     const moves = app.state.legal.filter((m) => m.from === from && m.to === to);
     app.selected = null;
     if (moves.length === 0) {
-      hooks.say(`no legal move from ${from} to ${to}`);
+      hooks.say(t("msg.no_move", { from, to }));
     } else if (moves.length === 1) {
       hooks.play(moves[0].move);
     } else {
-      openChooser(from, to, moves, hooks.play);
+      openChooser(app.state.variant, from, to, moves, hooks.play);
     }
     hooks.draw();
   }
@@ -72,7 +74,7 @@ export function attachInput(board, app, hooks) {
     if (!sq) return;
     hooks.inspect(sq);
     if (!hooks.canMove()) {
-      if (!hooks.live()) hooks.say("this is an earlier position: End (or the last move) goes back to the game");
+      if (!hooks.live()) hooks.say(t("msg.earlier"));
       return;
     }
     const from = app.selected;
@@ -81,7 +83,7 @@ export function attachInput(board, app, hooks) {
       return;
     }
     if (from && from !== sq && !legalFrom(app.state, sq).length) {
-      hooks.say(`no legal move from ${from} to ${sq}`);
+      hooks.say(t("msg.no_move", { from, to: sq }));
       app.selected = null;
     } else if (legalFrom(app.state, sq).length) {
       drag = { from: sq, start: [e.clientX, e.clientY], moved: false, again: from === sq, ghost: null };

@@ -3,9 +3,14 @@
 // import PGN files (with a report of what was kept, skipped and unreadable).
 
 import { get, request } from "./api.js";
+import { t, has } from "./i18n.js";
+import { errorText } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
-const TITLES = { chess: "Chess", plunder: "PlunderChess", tavreli: "Tavreli" };
+
+// A player's name as the library keeps it; the board's own "Human" is
+// said in the reader's language.
+const playerName = (name) => (name === "Human" ? t("player.human") : name);
 
 function say(text) {
   $("message").textContent = text || "";
@@ -38,34 +43,36 @@ function row(g) {
   const tr = document.createElement("tr");
   tr.dataset.game = g.id;
   cell(tr, g.started.replace("T", " ").replace("Z", ""));
-  cell(tr, TITLES[g.variant] || g.variant);
-  cell(tr, g.white);
-  cell(tr, g.black);
+  cell(tr, has(`variant.${g.variant}`) ? t(`variant.${g.variant}`) : g.variant);
+  cell(tr, playerName(g.white));
+  cell(tr, playerName(g.black));
   const res = cell(tr, g.result);
   res.className = "result";
-  if (g.reason) res.title = g.reason;
+  // The board's own reasons in the reader's words; an imported game's as
+  // its file gave them.
+  if (g.reason) res.title = g.reason_key ? t(`outcome.${g.reason_key}`) : g.reason;
   const plies = cell(tr, String(Math.ceil(g.plies / 2)));
   plies.className = "plies";
-  plies.title = `${g.plies} plies`;
+  plies.title = t("library.plies", { n: g.plies });
   const open = cell(tr);
-  link(open, "Open", `/?game=${g.id}`, { class: "open" });
-  open.append(" at ply ");
+  link(open, t("library.open"), `/?game=${g.id}`, { class: "open" });
+  open.append(` ${t("library.at_ply")} `);
   const at = document.createElement("input");
   at.type = "number";
   at.min = 0;
   at.max = g.plies;
   at.value = g.plies;
-  at.title = "ply (half-move) to show";
+  at.title = t("library.ply_title");
   at.className = "at";
   open.appendChild(at);
-  const go = link(open, "Go", `/?game=${g.id}&ply=${g.plies}`, { class: "open-at" });
+  const go = link(open, t("library.go"), `/?game=${g.id}&ply=${g.plies}`, { class: "open-at" });
   at.addEventListener("input", () => { go.href = `/?game=${g.id}&ply=${Number(at.value) || 0}`; });
   const tools = cell(tr);
-  link(tools, "PGN", `/api/games/${g.id}/pgn`, { download: `volkhv-${g.id}.pgn` });
+  link(tools, t("library.pgn"), `/api/games/${g.id}/pgn`, { download: `volkhv-${g.id}.pgn` });
   tools.append(" ");
   const del = document.createElement("button");
   del.type = "button";
-  del.textContent = "Delete";
+  del.textContent = t("library.delete");
   del.className = "delete";
   del.addEventListener("click", () => remove(g.id));
   tools.appendChild(del);
@@ -86,33 +93,34 @@ async function refresh(more = false) {
     if (more) $("games").append(...rows);
     else $("games").replaceChildren(...rows);
     shown = offset + page.games.length;
-    $("count").textContent = `${page.total} game${page.total === 1 ? "" : "s"}${shown < page.total ? `, ${shown} shown` : ""}`;
+    const count = t("library.count", { n: page.total });
+    $("count").textContent = shown < page.total ? t("library.shown", { count, shown }) : count;
     $("more").hidden = shown >= page.total;
     document.body.dataset.ready = "1";
   } catch (e) {
-    say(e.message);
+    say(errorText(e));
   }
 }
 
 async function remove(id) {
-  if (!window.confirm(`Delete game ${id} from the library?`)) return;
+  if (!window.confirm(t("library.confirm_delete", { id }))) return;
   try {
     await request("DELETE", `/api/library/${id}`);
-    say(`game ${id} deleted`);
+    say(t("library.deleted", { id }));
     await refresh();
   } catch (e) {
-    say(e.message);
+    say(errorText(e));
   }
 }
 
 // What an import did, in words, with every unreadable game by its number.
 function showReport(r, name) {
   const box = $("import-report");
-  const plural = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
+  const games = (n) => t("import.games", { n });
   const head = document.createElement("p");
-  head.textContent = `${name}: ${plural(r.imported.length, "game")} imported` +
-    (r.skipped ? `, ${plural(r.skipped, "game")} already in the library (skipped)` : "") +
-    (r.error_count ? `, ${plural(r.error_count, "game")} not readable` : "") +
+  head.textContent = t("import.head", { name, games: games(r.imported.length) }) +
+    (r.skipped ? t("import.skipped", { games: games(r.skipped) }) : "") +
+    (r.error_count ? t("import.unreadable", { games: games(r.error_count) }) : "") +
     (r.error ? ` — ${r.error}` : "");
   box.append(head);
   if (r.errors.length) {
@@ -120,7 +128,7 @@ function showReport(r, name) {
     for (const e of r.errors) {
       const li = document.createElement("li");
       li.dataset.game = String(e.game);
-      li.textContent = `game ${e.game}: ${e.error}`;
+      li.textContent = t("msg.pgn_game", { n: e.game, error: e.error });
       ul.append(li);
     }
     box.append(ul);
@@ -133,18 +141,18 @@ async function importPgn() {
   const sends = [];
   for (const f of $("import-files").files) sends.push([f.name, f, "application/x-chess-pgn"]);
   const pasted = $("import-text").value;
-  if (pasted.trim()) sends.push(["pasted text", JSON.stringify({ pgn: pasted }), "application/json"]);
-  if (!sends.length) return say("choose PGN files or paste PGN first");
+  if (pasted.trim()) sends.push([t("import.pasted"), JSON.stringify({ pgn: pasted }), "application/json"]);
+  if (!sends.length) return say(t("import.choose"));
   $("import-report").replaceChildren();
-  say("importing…");
+  say(t("import.importing"));
   for (const [name, body, type] of sends) {
     try {
       const res = await fetch("/api/library/import", { method: "POST", headers: { "Content-Type": type }, body });
       const r = await res.json();
-      if (!Array.isArray(r.imported)) throw new Error(r.error || `HTTP ${res.status}`);
-      showReport(r, name);
+      const error = Array.isArray(r.imported) ? null : errorText({ status: res.status, message: r.error }, "pgn");
+      showReport(error ? { imported: [], skipped: 0, errors: [], error_count: 0, error } : r, name);
     } catch (e) {
-      showReport({ imported: [], skipped: 0, errors: [], error_count: 0, error: e.message }, name);
+      showReport({ imported: [], skipped: 0, errors: [], error_count: 0, error: errorText(e) }, name);
     }
   }
   say("");

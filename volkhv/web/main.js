@@ -9,6 +9,8 @@ import {
   prefs, remember, firstVisit, engineSides, gameSettings, lastGame, keepLastGame, forgetLastGame,
 } from "./prefs.js";
 import { render, squareIndex } from "./board.js";
+import { t, lang } from "./i18n.js";
+import { statusText, errorText, useFigurines, notation } from "./words.js";
 import { attachInput, closeChooser, legalFrom, targetsOf } from "./input.js";
 import {
   renderStatus, renderClocks, renderMoves, renderLines, renderEvalBar, renderGraph, renderInspector,
@@ -97,7 +99,7 @@ async function act(path, body) {
       say("");
       return true;
     } catch (e) {
-      say(e.message);
+      say(errorText(e, "new"));
       return false;
     }
   }
@@ -111,9 +113,9 @@ async function act(path, body) {
       // Not lost: sent once the server is back, if the game is still where
       // it was when the move was made.
       app.pending = { move: body.move, ply: app.state.history.length, fen: app.state.fen };
-      say(`the server is away: your move ${body.move} will be sent when it is back`);
+      say(t("msg.pending", { move: body.move }));
     } else {
-      say(unreachable(e) ? "the server is away; try again when it is back" : e.message);
+      say(unreachable(e) ? t("msg.away") : errorText(e, path, body));
     }
     draw();
     return false;
@@ -129,7 +131,7 @@ async function sendPending(s) {
   if (s.history.length === p.ply && s.fen === p.fen) {
     await act("move", { move: p.move });
   } else {
-    say(`your move ${p.move} was not sent: the game changed while the server was away`);
+    say(t("msg.not_sent", { move: p.move }));
   }
 }
 
@@ -152,12 +154,12 @@ function attach(s) {
       sendPending(st);
     },
     info: onInfo,
-    message: (m) => say(m),
+    message: (m) => say(t("msg.engine", { text: m })),
     connection: showConnection,
     gone: (e) => {
       app.gone = true;
       forgetLastGame();
-      say(`${e.message} — New game starts a fresh one`);
+      say(t("msg.gone", { error: errorText(e) }));
     },
   });
   keepInAddress(s.id);
@@ -175,7 +177,7 @@ function showConnection(up) {
   app.online = up;
   const c = $("connection");
   c.hidden = up;
-  c.textContent = up ? "" : "reconnecting…";
+  c.textContent = up ? "" : t("connection.reconnecting");
   document.body.dataset.online = up ? "1" : "0";
 }
 
@@ -185,10 +187,10 @@ async function askHint() {
   try {
     const h = await post(`/api/games/${app.state.id}/hint`);
     app.hint = h;
-    say(`Hint: ${h.text}`);
+    say(t("msg.hint", { move: notation(h.text) }));
     draw();
   } catch (e) {
-    say(e.message);
+    say(errorText(e, "hint"));
   }
 }
 
@@ -200,7 +202,7 @@ async function startReview() {
     draw();
     pollReview();
   } catch (e) {
-    say(e.message);
+    say(errorText(e, "review"));
   }
 }
 
@@ -252,7 +254,7 @@ async function fresh(body) {
     await openGame({ ...body, ...gameSettings(p) });
     say("");
   } catch (e) {
-    say(e.message);
+    say(errorText(e, body.fen ? "fen" : "new"));
   }
 }
 
@@ -276,7 +278,7 @@ async function goto(ply) {
     app.view = { variant: s.variant, fen: p.fen, board: p.board, check: p.check, last: p.last };
     draw();
   } catch (e) {
-    say(e.message);
+    say(errorText(e));
   }
 }
 
@@ -289,10 +291,18 @@ async function play(mv) {
 
 function showInspector(sq) {
   if (!app.view) return;
-  renderInspector($("inspector"), sq, app.view.board[squareIndex(sq)]);
+  renderInspector($("inspector"), sq, app.view.board[squareIndex(sq)], app.view.variant);
 }
 
 // ---- controls ---------------------------------------------------------------
+
+// Figurines need no language: the default where letters would be English.
+const DEFAULT_NOTATION = lang === "en" ? "letters" : "figurines";
+
+// A named level in the reader's language ("Strong club" is `level.strong_club`).
+function levelName(l) {
+  return t("level.named", { name: t(`level.${l.name.toLowerCase().replace(/ /g, "_")}`), elo: String(l.elo) });
+}
 
 // The Play box from a game's settings.
 function opponentOf(engine) {
@@ -307,7 +317,7 @@ function syncControls(s) {
   const keep = (el) => el === active;
   const menu = $("variant");
   if (menu.options.length !== s.variants.length) {
-    menu.replaceChildren(...s.variants.map((v) => new Option(v.title, v.name)));
+    menu.replaceChildren(...s.variants.map((v) => new Option(t(`variant.${v.name}`), v.name)));
   }
   if (!keep(menu)) menu.value = s.variant;
   const opponent = set.analyse ? "person" : opponentOf(set.engine);
@@ -329,17 +339,17 @@ function syncControls(s) {
   const level = $("level");
   if (level.options.length < s.levels.named.length + 1) {
     level.replaceChildren(
-      new Option("Full strength", ""),
-      ...s.levels.named.map((l) => new Option(`${l.name} (${l.elo})`, String(l.elo))),
+      new Option(t("level.full"), ""),
+      ...s.levels.named.map((l) => new Option(levelName(l), String(l.elo))),
     );
   }
   if (!keep(level)) {
     const v = set.elo === null ? "" : String(set.elo);
     // A level set by a script need not be a named one.
-    if (![...level.options].some((o) => o.value === v)) level.add(new Option(`Elo ${set.elo}`, v));
+    if (![...level.options].some((o) => o.value === v)) level.add(new Option(t("level.elo", { elo: String(set.elo) }), v));
     level.value = v;
   }
-  $("analyse").textContent = set.analyse ? "Analysing…" : "Analyse";
+  $("analyse").textContent = t(set.analyse ? "analysis.analysing" : "analysis.analyse");
   $("stop").disabled = !s.searching && !set.analyse;
 }
 
@@ -429,6 +439,13 @@ function wire() {
   $("limit-inc").addEventListener("change", onLimit);
   for (const id of ["threads", "hash", "multipv"]) $(id).addEventListener("change", () => onEngineNumber(id));
   $("hint").addEventListener("click", askHint);
+  $("notation").value = prefs().notation || DEFAULT_NOTATION;
+  useFigurines($("notation").value === "figurines");
+  $("notation").addEventListener("change", () => {
+    remember({ notation: $("notation").value });
+    useFigurines($("notation").value === "figurines");
+    draw();
+  });
   $("review").addEventListener("click", startReview);
   $("analyse").addEventListener("click", () => act("settings", { engine: "none", analyse: true }));
   $("stop").addEventListener("click", () => act("stop"));
@@ -453,17 +470,20 @@ function wire() {
       const a = $("pgn-download");
       a.href = URL.createObjectURL(new Blob([text], { type: "application/x-chess-pgn" }));
       a.hidden = false;
-    } catch (e) { say(e.message); }
+    } catch (e) { say(errorText(e)); }
   });
   $("pgn-import").addEventListener("click", async () => {
     try {
       const r = await post("/api/library/import", { pgn: $("pgn").value });
       const ids = [...r.imported, ...r.existing];
-      if (!ids.length) throw new Error(r.errors.length ? `game ${r.errors[0].game}: ${r.errors[0].error}` : "no game in the PGN text");
+      if (!ids.length) {
+        const bad = r.errors[0];
+        say(bad ? t("msg.pgn_game", { n: bad.game, error: bad.error }) : t("msg.no_pgn_game"));
+        return;
+      }
       await reopen(ids[ids.length - 1], null);
-      say(r.imported.length > 1 ? `${r.imported.length} games imported into the library; the last is shown`
-        : r.skipped ? "this game was already in the library" : "");
-    } catch (e) { say(e.message); }
+      say(r.imported.length > 1 ? t("msg.imported", { n: r.imported.length }) : r.skipped ? t("msg.already") : "");
+    } catch (e) { say(errorText(e, "pgn")); }
   });
   document.addEventListener("keydown", (e) => {
     if (["INPUT", "TEXTAREA", "SELECT"].includes(document.activeElement.tagName)) return;
@@ -517,7 +537,7 @@ function draw() {
   const current = app.wdl && app.wdl.ply === app.viewPly && s.searching;
   renderWdl($("wdl"), app.wdl && app.wdl.wdl, app.orientation, !current);
   $("wdl-legend").hidden = !app.wdl;
-  $("wdl-age").textContent = app.wdl && !current ? ` (after move ${Math.ceil(app.wdl.ply / 2) || 0}, not the position shown)` : "";
+  $("wdl-age").textContent = app.wdl && !current ? t("wdl.age", { n: Math.ceil(app.wdl.ply / 2) || 0 }) : "";
   renderReview($("review-box"), app.review, app.viewPly);
   $("hint").disabled = !canMove();
   if (document.activeElement !== $("fen-input")) $("fen-input").value = app.view.fen;
@@ -554,7 +574,7 @@ async function start() {
       return await reopen(resume, q.get("ply"));
     } catch (e) {
       forgetLastGame();
-      if (q.get("game")) say(`${e.message} — a new game is shown instead`);
+      if (q.get("game")) say(t("msg.instead_new", { error: errorText(e) }));
     }
   }
   if (!URL_SETTINGS.some((k) => q.has(k))) return fresh({});
@@ -571,13 +591,13 @@ async function start() {
   try {
     await openGame(body);
   } catch (e) {
-    say(`${e.message} — the start position is shown instead`);
+    say(t("msg.instead_start", { error: errorText(e, "fen") }));
     try {
       await openGame({ variant: body.variant });
     } catch (_) {
       // The library may refuse every new game (a read-only file): its
       // reason stays on the page.
-      await openGame({}).catch((e2) => say(e2.message));
+      await openGame({}).catch((e2) => say(errorText(e2, "new")));
     }
   }
 }

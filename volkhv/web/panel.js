@@ -3,6 +3,8 @@
 // the state it is given.
 
 import { el } from "./pieces.js";
+import { t, num } from "./i18n.js";
+import { statusText, notation, pieceName } from "./words.js";
 
 // A score from white's view as text: +0.35, -1.20, #3, #-2.
 export function scoreText(s) {
@@ -20,7 +22,7 @@ export function scoreUnit(s) {
 }
 
 export function renderStatus(div, state) {
-  div.textContent = state.status ? state.status.text : state.to_move;
+  div.textContent = statusText(state);
 }
 
 function clockText(ms) {
@@ -41,7 +43,7 @@ export function renderClocks(div, state, since) {
   for (const side of ["white", "black"]) {
     const span = div.querySelector(`#clock-${side}`);
     const running = c.running === side;
-    span.textContent = `${side === "white" ? "White" : "Black"} ${clockText(c[side] - (running ? spent : 0))}`;
+    span.textContent = t("clock.side", { side: t(`color.${side}`), time: clockText(c[side] - (running ? spent : 0)) });
     span.className = running ? "running" : "";
   }
 }
@@ -50,6 +52,12 @@ export function renderClocks(div, state, since) {
 const MARK_SYMBOL = { best: "★", good: "", inaccuracy: "?!", mistake: "?", blunder: "??" };
 const MARK_COLOR = { best: "#2e8b57", good: "#7a9", inaccuracy: "#d4a017", mistake: "#e07020", blunder: "#c62828" };
 export const BAD_MARKS = ["inaccuracy", "mistake", "blunder"];
+
+// A review's mark on `move` in words, with the better move after a bad one.
+function markNote(move, m) {
+  const mark = t(`mark.${m.mark}`);
+  return BAD_MARKS.includes(m.mark) ? t("review.better", { move, mark, best: notation(m.best_text) }) : t("review.note", { move, mark });
+}
 
 // The move list: numbered pairs, the shown ply highlighted; a click on a
 // move calls `goto(ply after it)`. `marks`: a finished review's moves.
@@ -67,7 +75,7 @@ export function renderMoves(ol, state, viewPly, goto, marks) {
       if (black) li.appendChild(document.createTextNode("… "));
     }
     const span = document.createElement("span");
-    span.textContent = ply.text;
+    span.textContent = notation(ply.text);
     span.dataset.ply = String(i + 1);
     span.title = ply.move;
     if (i + 1 === viewPly) span.className = "current";
@@ -75,7 +83,7 @@ export function renderMoves(ol, state, viewPly, goto, marks) {
     if (m) {
       span.dataset.mark = m.mark;
       span.classList.add(`mark-${m.mark}`);
-      span.title = `${ply.move}: ${m.mark}${BAD_MARKS.includes(m.mark) ? ` — better was ${m.best_text}` : ""}`;
+      span.title = markNote(ply.move, m);
       if (MARK_SYMBOL[m.mark]) {
         const sym = document.createElement("sup");
         sym.className = "mark";
@@ -105,7 +113,7 @@ export function renderLines(div, lines, searching) {
   div.textContent = "";
   const sorted = [...lines.values()].sort((a, b) => a.multipv - b.multipv);
   if (sorted.length === 0) {
-    div.textContent = searching ? "thinking…" : "no engine output";
+    div.textContent = t(searching ? "lines.thinking" : "lines.none");
     return;
   }
   for (const info of sorted) {
@@ -117,8 +125,8 @@ export function renderLines(div, lines, searching) {
     score.textContent = scoreText(info.white);
     const meta = document.createElement("span");
     meta.className = "meta";
-    meta.textContent = `d${info.depth}/${info.seldepth} ${Math.round(info.nps / 1000)}kn/s `;
-    line.append(score, meta, document.createTextNode(info.pv_text.join(" ")));
+    meta.textContent = `${t("lines.meta", { depth: info.depth, seldepth: info.seldepth, knps: Math.round(info.nps / 1000) })} `;
+    line.append(score, meta, document.createTextNode(info.pv_text.map(notation).join(" ")));
     div.appendChild(line);
   }
 }
@@ -143,11 +151,12 @@ export function renderWdl(div, wdl, orientation, stale = false) {
   div.style.flexDirection = orientation === "w" ? "column-reverse" : "column";
   div.dataset.stale = stale ? "1" : "0";
   const pct = (x) => `${Math.round(x / 10)}%`;
-  for (const [k, label] of [["win", "White wins"], ["draw", "draw"], ["loss", "Black wins"]]) {
+  for (const [k, key] of [["win", "wdl.white"], ["draw", "wdl.draw"], ["loss", "wdl.black"]]) {
+    const label = t(key);
     const span = div.querySelector(`#wdl-${k}`);
     span.textContent = pct(wdl[k]);
     span.dataset.permille = String(wdl[k]);
-    span.title = `${label} ${pct(wdl[k])}${stale ? " (an earlier position)" : ""}`;
+    span.title = `${label} ${pct(wdl[k])}${stale ? ` ${t("wdl.earlier")}` : ""}`;
     span.style.flexGrow = String(Math.max(wdl[k], 120));
   }
 }
@@ -155,21 +164,21 @@ export function renderWdl(div, wdl, orientation, stale = false) {
 // The review's progress, accuracy and the note on the move shown.
 export function renderReview(box, review, viewPly) {
   const running = review && !review.done && !review.error;
-  box.querySelector("#review").textContent = running ? "Reviewing…" : "Review";
+  box.querySelector("#review").textContent = t(running ? "review.running" : "review.button");
   const bar = box.querySelector("#review-progress");
   bar.hidden = !running;
   bar.value = review ? review.progress : 0;
   const acc = box.querySelector("#accuracy");
   const done = review && review.done;
   acc.hidden = !done;
-  const fmt = (x) => (x === null || x === undefined ? "–" : x.toFixed(1));
+  const fmt = (x) => (x === null || x === undefined ? "–" : num(Number(x.toFixed(1))));
   if (done) {
     box.querySelector("#accuracy-white").textContent = fmt(review.accuracy.white);
     box.querySelector("#accuracy-black").textContent = fmt(review.accuracy.black);
   }
   const note = box.querySelector("#review-note");
   const m = done && viewPly > 0 ? review.moves[viewPly - 1] : null;
-  note.textContent = m ? `${m.text}: ${m.mark}${BAD_MARKS.includes(m.mark) ? ` — better was ${m.best_text}` : ""}` : "";
+  note.textContent = m ? markNote(notation(m.text), m) : "";
   note.dataset.mark = m ? m.mark : "";
 }
 
@@ -208,7 +217,7 @@ export function renderGraph(svg, scores, plies, viewPly, review) {
 }
 
 // The tower inspector: every piece of a square, top first, in words.
-export function renderInspector(div, square, pieces) {
+export function renderInspector(div, square, pieces, variant) {
   if (!pieces || pieces.length === 0) {
     div.hidden = true;
     return;
@@ -216,12 +225,13 @@ export function renderInspector(div, square, pieces) {
   div.hidden = false;
   div.textContent = "";
   const title = document.createElement("strong");
-  title.textContent = pieces.length > 1 ? `Tower on ${square}, ${pieces.length} high (top first)` : `On ${square}`;
+  title.textContent = pieces.length > 1 ? t("inspector.tower", { square, n: pieces.length }) : t("inspector.one", { square });
   const ol = document.createElement("ol");
   [...pieces].reverse().forEach((p, i) => {
     const li = document.createElement("li");
     li.dataset.token = p.piece;
-    li.textContent = `${p.name}${i === 0 && pieces.length > 1 ? " — top, moves the tower" : ""}`;
+    const name = pieceName(variant, p.parts);
+    li.textContent = i === 0 && pieces.length > 1 ? t("inspector.top", { piece: name }) : name;
     ol.appendChild(li);
   });
   div.append(title, ol);

@@ -7,35 +7,24 @@
 
 import { get } from "./api.js";
 import { render, squareIndex } from "./board.js";
+import { t, lessonWords } from "./i18n.js";
+import { moveSentence, pieceName, resultText, errorText } from "./words.js";
 
-// The page's own words, the few not tied to a lesson. Kept together so that
-// a translation can replace them in one place; `{name}` is filled in.
-const TEXT = {
-  title: "How to play {title}",
-  pageTitle: "Volkhv — how to play {title}",
-  noPage: "no rules page for \"{variant}\"",
-  toMove: { white: "White to move.", black: "Black to move." },
-  verdict: { right: "Right:", wrong: "Not this one:", illegal: "Not legal:" },
-  noMove: "no legal move from {from} to {to}: {why}",
-  cannotGo: "the {piece} cannot go there in this position.",
-  stuck: "the {piece} has no legal move in this position.",
-  notYours: "there is no {side} piece on {square}; {side} is to move.",
-  other: "that move is legal, but it is not what this step asks.",
-  join: "{n} moves join these squares:",
-  thinking: "The engine is thinking…",
-  replied: "The engine answers: {move}.",
-  noReply: "The game is over: the engine has no move.",
-  stepOf: "Step {k} of {n}",
-  done: "Done",
-  again: "Start again",
-  side: { white: "white", black: "black" },
-};
+// A lesson's words in the reader's language: the catalogue's overlay has
+// the shape of lessons.json's words (titles, texts, steps' sentences under
+// the same move keys); lessons.json itself is English.
+function translated(english, overlay) {
+  if (overlay === undefined || overlay === null) return english;
+  if (Array.isArray(english)) return english.map((e, i) => translated(e, overlay[i]));
+  if (typeof english === "object") {
+    const out = {};
+    for (const [k, v] of Object.entries(english)) out[k] = translated(v, overlay[k]);
+    return out;
+  }
+  return typeof english === "string" && typeof overlay === "string" ? overlay : english;
+}
 
 const $ = (id) => document.getElementById(id);
-
-function fill(text, values) {
-  return text.replace(/\{(\w+)\}/g, (all, k) => (k in values ? values[k] : all));
-}
 
 function add(parent, tag, className, text) {
   const e = document.createElement(tag);
@@ -66,9 +55,9 @@ class Lesson {
     this.caption = add(box, "p", "caption");
     this.answer = add(box, "p", "answer");
     this.answer.setAttribute("role", "status");
-    this.doneEl = add(box, "p", "done", TEXT.done);
+    this.doneEl = add(box, "p", "done", t("rules.done"));
     this.doneEl.hidden = true;
-    const again = add(add(box, "div", "tools"), "button", "again", TEXT.again);
+    const again = add(add(box, "div", "tools"), "button", "again", t("rules.again"));
     again.type = "button";
     again.addEventListener("click", () => this.start());
     this.svg.addEventListener("click", (e) => {
@@ -118,7 +107,7 @@ class Lesson {
     }
     this.selected = step.select || null;
     await this.load();
-    this.count.textContent = fill(TEXT.stepOf, { k: k + 1, n: this.steps.length });
+    this.count.textContent = t("rules.step_of", { k: k + 1, n: this.steps.length });
     this.stepEl.textContent = step.say;
     this.stepEl.dataset.step = String(k);
   }
@@ -126,7 +115,7 @@ class Lesson {
   async load() {
     const q = new URLSearchParams({ variant: this.variant, fen: this.fen, moves: this.moves.join(",") });
     this.data = await get(`/api/legal?${q}`);
-    const status = this.data.status ? this.data.status.text : TEXT.toMove[this.data.turn];
+    const status = this.data.status ? resultText(this.data.status) : t(`to_move.${this.data.turn}`);
     this.caption.textContent = status;
     this.draw();
   }
@@ -151,7 +140,7 @@ class Lesson {
 
   say(verdict, text) {
     this.answers += 1;
-    this.answer.textContent = `${TEXT.verdict[verdict]} ${text}`;
+    this.answer.textContent = `${t(`rules.verdict.${verdict}`)} ${text}`;
     this.answer.dataset.verdict = verdict;
     this.answer.dataset.answer = String(this.answers);
   }
@@ -172,9 +161,9 @@ class Lesson {
         this.select(sq);
         return;
       }
-      const piece = this.top(from).name;
-      const why = known || fill(this.legalFrom(from).length ? TEXT.cannotGo : TEXT.stuck, { piece });
-      this.say("illegal", fill(TEXT.noMove, { from, to: sq, why }));
+      const piece = pieceName(this.variant, this.top(from).parts, false);
+      const why = known || t(this.legalFrom(from).length ? "rules.cannot_go" : "rules.stuck", { piece });
+      this.say("illegal", t("rules.no_move", { from, to: sq, why }));
       this.select(null);
       return;
     }
@@ -182,8 +171,7 @@ class Lesson {
       this.select(sq);
       return;
     }
-    const side = TEXT.side[this.data.turn];
-    this.say("illegal", fill(TEXT.notYours, { side, square: sq }));
+    this.say("illegal", t(`rules.not_yours.${this.data.turn}`, { square: sq }));
   }
 
   select(sq) {
@@ -192,9 +180,9 @@ class Lesson {
   }
 
   choose(moves) {
-    add(this.choices, "p", "", fill(TEXT.join, { n: moves.length }));
+    add(this.choices, "p", "", t("rules.join", { n: moves.length }));
     for (const m of moves) {
-      const b = add(this.choices, "button", "", m.text);
+      const b = add(this.choices, "button", "", moveSentence(this.variant, m));
       b.type = "button";
       b.dataset.move = m.move;
       b.addEventListener("click", () => this.judge(m));
@@ -209,19 +197,19 @@ class Lesson {
     const wrong = (step.wrong || {})[m.move];
     const right = wrong === undefined ? step.right[m.move] ?? step.right["*"] : undefined;
     if (right === undefined) {
-      this.say("wrong", `${m.text}: ${wrong || step.other || TEXT.other}`);
+      this.say("wrong", `${moveSentence(this.variant, m)}: ${wrong || step.other || t("rules.other")}`);
       this.select(null);
       return;
     }
     const run = this.run;
     this.busy = true;
     this.selected = null;
-    this.say("right", `${m.text}: ${right}`);
+    this.say("right", `${moveSentence(this.variant, m)}: ${right}`);
     try {
       await this.push(m.move, run);
       if (step.reply) await this.reply(run);
     } catch (e) {
-      this.caption.textContent = e.message;
+      this.caption.textContent = errorText(e);
       this.busy = false;
       return;
     }
@@ -229,16 +217,16 @@ class Lesson {
   }
 
   async reply(run) {
-    this.caption.textContent = TEXT.thinking;
+    this.caption.textContent = t("rules.thinking");
     const q = new URLSearchParams({ variant: this.variant, fen: this.fen, moves: this.moves.join(",") });
     const r = await get(`/api/reply?${q}`);
     if (run !== this.run) return;
     if (!r.move) {
-      this.answer.textContent += ` ${TEXT.noReply}`;
+      this.answer.textContent += ` ${t("rules.no_reply")}`;
       await this.load();
       return;
     }
-    this.answer.textContent += ` ${fill(TEXT.replied, { move: r.text })}`;
+    this.answer.textContent += ` ${t("rules.replied", { move: r.text })}`;
     await this.push(r.move, run);
   }
 
@@ -261,20 +249,21 @@ async function start() {
   try {
     all = await get("/lessons.json");
   } catch (e) {
-    $("message").textContent = e.message;
+    $("message").textContent = errorText(e);
     return;
   }
+  for (const name of Object.keys(all)) all[name] = translated(all[name], lessonWords(name));
   for (const [name, v] of Object.entries(all)) {
     const a = add($("variants"), "a", name === variant ? "current" : "", v.title);
     a.href = `/rules.html?variant=${name}`;
   }
   const v = all[variant];
   if (!v) {
-    $("message").textContent = fill(TEXT.noPage, { variant });
+    $("message").textContent = t("rules.no_page", { variant });
     return;
   }
-  document.title = fill(TEXT.pageTitle, { title: v.title });
-  $("title").textContent = fill(TEXT.title, { title: v.title });
+  document.title = t("page.rules", { title: v.title });
+  $("title").textContent = t("rules.title", { title: v.title });
   for (const t of v.intro) add($("intro"), "p", "", t);
   const boards = v.lessons.map((lesson, i) => {
     const sec = add($("lessons"), "section", "lesson");
@@ -284,7 +273,7 @@ async function start() {
     const box = add(row, "div", "lesson-box");
     add(row, "p", "lesson-text", lesson.text);
     return new Lesson(variant, lesson, i, sec, box).start().catch((e) => {
-      $("message").textContent = e.message;
+      $("message").textContent = errorText(e);
     });
   });
   await Promise.all(boards);

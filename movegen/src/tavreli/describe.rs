@@ -2,7 +2,18 @@
 
 use super::{Tavreli, TowerPiece};
 use crate::describe::{capitalised, side};
-use crate::{Describe, Move, Square, Token};
+use crate::{Describe, Move, MoverParts, PieceParts, Square, Token};
+
+fn tower_piece_parts(p: TowerPiece) -> PieceParts {
+    let promotion = p.promotion();
+    PieceParts {
+        color: p.color(),
+        role: p.role(),
+        promotes_to: promotion.filter(|_| p.is_pawn()),
+        promoted: promotion.is_some() && !p.is_pawn(),
+        vest: None,
+    }
+}
 
 fn tower_piece_name(p: TowerPiece) -> String {
     let role = p.role().name();
@@ -21,6 +32,7 @@ impl Describe for Tavreli {
                 piece: p.token(sq.file()),
                 vest: None,
                 name: format!("{} {}", side(p.color()), tower_piece_name(p)),
+                parts: tower_piece_parts(p),
             })
             .collect()
     }
@@ -51,6 +63,25 @@ impl Describe for Tavreli {
             format!("Whole tower of {height} ({})", group.join(", "))
         } else {
             format!("Top {k} of {height} ({})", group.join(", "))
+        }
+    }
+
+    fn mover_parts(&self, m: Move) -> MoverParts {
+        let tower = self.tower(m.from());
+        let height = tower.len();
+        let k = match usize::from(m.split()) {
+            0 => height,
+            k => k,
+        };
+        MoverParts {
+            k,
+            height,
+            pieces: tower
+                .iter()
+                .skip(height - k)
+                .map(tower_piece_parts)
+                .collect(),
+            by_vest: None,
         }
     }
 }

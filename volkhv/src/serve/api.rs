@@ -31,8 +31,10 @@ use engine::levels::{ELO_MAX, ELO_MIN, NAMED};
 use engine::{with_game, Game, Info, Options, Score};
 use eval::Evaluate;
 use hyper::Method;
-use movegen::{Color, Describe, Position, Square, Token, Variant};
-use notation::words::{checked_king, legal_words, outcome_words, plies, pv_notation};
+use movegen::{Color, Describe, PieceParts, Position, Role, Square, Token, Variant};
+use notation::words::{
+    checked_king, legal_words, outcome_key, outcome_words, plies, pv_notation, MoveParts,
+};
 use serde::{Deserialize, Deserializer};
 use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
@@ -209,6 +211,12 @@ pub fn handle(reg: &Registry, pool: &Pool, req: &Req) -> Result<Answer, ApiError
             now(Reply::json(&position_at(s.engine.game(), ply)?))
         }
         (&Method::GET, ["api", "reply"]) => reply(pool, t),
+        (&Method::GET, ["api", "languages"]) => now(Reply::json(&Value::Array(
+            super::assets::languages()
+                .into_iter()
+                .map(|(code, name)| json!({ "code": code, "name": name }))
+                .collect(),
+        ))),
         (&Method::POST, ["api", "games", id, "hint"]) => {
             let body: Body = req.json()?;
             body.only("hint", body.is_empty())?;
@@ -502,8 +510,35 @@ const fn color_key(c: Color) -> &'static str {
     }
 }
 
+/// A piece as parts: the page words it in the reader's language.
+fn piece_parts_json(p: &PieceParts) -> Value {
+    json!({
+        "color": color_key(p.color),
+        "role": p.role.name(),
+        "promotes_to": p.promotes_to.map(Role::name),
+        "promoted": p.promoted,
+        "vest": p.vest.map(Role::name),
+    })
+}
+
+/// A legal move's sentence as parts (see `notation::words::MoveParts`).
+fn move_parts_json(m: &MoveParts) -> Value {
+    json!({
+        "shape": m.shape.key(),
+        "mover": {
+            "k": m.mover.k,
+            "height": m.mover.height,
+            "pieces": m.mover.pieces.iter().map(piece_parts_json).collect::<Vec<_>>(),
+            "by_vest": m.mover.by_vest.map(Role::name),
+        },
+        "promotion": m.promotion.map(Role::name),
+        "vest": m.vest.map(Role::name),
+        "declines_vest": m.declines_vest,
+    })
+}
+
 fn token_json(t: &Token) -> Value {
-    let mut v = json!({ "piece": t.piece, "name": t.name });
+    let mut v = json!({ "piece": t.piece, "name": t.name, "parts": piece_parts_json(&t.parts) });
     if let Some(vest) = t.vest {
         v["vest"] = json!(vest.to_string());
     }
@@ -525,7 +560,15 @@ pub fn game_json<P: Position + Describe + Evaluate>(g: &Game<P>) -> Value {
     let pos = g.position();
     let legal: Vec<Value> = legal_words(pos)
         .into_iter()
-        .map(|w| json!({ "move": w.mv, "from": w.from.to_string(), "to": w.to.to_string(), "text": w.text }))
+        .map(|w| {
+            json!({
+                "move": w.mv,
+                "from": w.from.to_string(),
+                "to": w.to.to_string(),
+                "text": w.text,
+                "parts": move_parts_json(&w.parts),
+            })
+        })
         .collect();
     let history: Vec<Value> = plies(g.start(), g.moves())
         .into_iter()
@@ -533,7 +576,12 @@ pub fn game_json<P: Position + Describe + Evaluate>(g: &Game<P>) -> Value {
         .collect();
     let status = g.status().map(|o| {
         let (result, reason) = outcome_words(o);
-        json!({ "result": result, "reason": reason, "text": format!("{result} \u{2014} {reason}") })
+        json!({
+            "result": result,
+            "reason": reason,
+            "reason_key": outcome_key(o),
+            "text": format!("{result} \u{2014} {reason}"),
+        })
     });
     json!({
         "variant": P::VARIANT.name(),
@@ -626,6 +674,7 @@ pub fn state(s: &Slot) -> Value {
             .collect(),
     );
     v["human_to_move"] = json!(s.human_to_move());
+    v["engine_to_move"] = json!(s.engine_to_move());
     // The level chooser: the named levels and the range.
     v["levels"] = json!({
         "named": NAMED.iter().map(|(name, elo)| json!({ "name": name, "elo": elo })).collect::<Vec<_>>(),

@@ -93,10 +93,13 @@ impl Guard {
             head.header("cookie").and_then(|c| cookie(c, &self.cookie)),
         ];
         if !given.into_iter().flatten().any(|g| same(g.trim(), token)) {
-            return Verdict::Refuse(ApiError::new(
-                403,
-                "this board needs its token: open the address `volkhv serve` printed (…/?token=…)",
-            ));
+            return Verdict::Refuse(
+                ApiError::new(
+                    403,
+                    "this board needs its token: open the address `volkhv serve` printed (…/?token=…)",
+                )
+                .keyed("error.token"),
+            );
         }
         let page = head.target.path.first().is_none_or(|p| p != "api");
         if from_query.is_some() && page && head.method == Method::GET {

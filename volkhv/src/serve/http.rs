@@ -29,6 +29,9 @@ pub struct ApiError {
     pub message: String,
     /// Seconds after which the same request may succeed (429, 503).
     pub retry_after: Option<u32>,
+    /// The catalogue key (`web/lang-XX.json`) of the words a page shows
+    /// instead of `message`, in the reader's language.
+    pub key: Option<&'static str>,
 }
 
 impl ApiError {
@@ -38,6 +41,16 @@ impl ApiError {
             status,
             message: message.into(),
             retry_after: None,
+            key: None,
+        }
+    }
+
+    /// The same error, worded in the catalogues under `key`.
+    #[must_use]
+    pub fn keyed(self, key: &'static str) -> ApiError {
+        ApiError {
+            key: Some(key),
+            ..self
         }
     }
 
@@ -98,7 +111,11 @@ impl Reply {
     /// The error as `{"error": message}` with its status (and
     /// `Retry-After` when it says when to try again).
     pub fn error(e: &ApiError) -> Reply {
-        let mut reply = Reply::json_status(e.status, &serde_json::json!({ "error": e.message }));
+        let mut body = serde_json::json!({ "error": e.message });
+        if let Some(key) = e.key {
+            body["key"] = key.into();
+        }
+        let mut reply = Reply::json_status(e.status, &body);
         if let Some(secs) = e.retry_after {
             reply.headers.push(("Retry-After", secs.to_string()));
         }

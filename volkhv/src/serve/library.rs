@@ -131,6 +131,7 @@ fn entry_json(e: &Entry) -> Value {
         "variant": e.game.variant.name(),
         "result": e.game.result,
         "reason": e.game.reason,
+        "reason_key": notation::words::reason_key(&e.game.reason),
         "plies": e.plies,
         "started": iso_time(e.started),
         "updated": iso_time(e.updated),

@@ -129,7 +129,10 @@ async fn respond(board: Arc<Board>, req: Request<Incoming>) -> Response<Body> {
     };
     match board.guard.check(&head) {
         Verdict::Pass => {}
-        Verdict::Refuse(e) if is_page(&head) => return refusal_page(&e).into_response(),
+        Verdict::Refuse(e) if is_page(&head) => {
+            let lang = assets::language_for(head.header("accept-language"));
+            return refusal_page(&e, lang).into_response();
+        }
         Verdict::Refuse(e) => return Reply::error(&e).into_response(),
         Verdict::Remember { location } => return board.guard.remember(&location).into_response(),
     }
@@ -163,23 +166,24 @@ fn is_page(head: &Head) -> bool {
 }
 
 /// A refusal a person reads in the browser: what happened and how to get
-/// in, as a page rather than JSON.
-fn refusal_page(e: &ApiError) -> Reply {
-    let text = e
-        .message
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;");
+/// in, as a page rather than JSON, in the browser's language.
+fn refusal_page(e: &ApiError, lang: &str) -> Reply {
+    let escape = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    let words = |key: &str| escape(&assets::words(lang, key));
+    let text = e.key.map_or_else(|| escape(&e.message), words);
     let page = format!(
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+        "<!doctype html>\n<html lang=\"{lang}\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>Volkhv — how to get in</title><link rel=\"icon\" href=\"data:,\"></head>\
+         <title>{title}</title><link rel=\"icon\" href=\"data:,\"></head>\
          <body style=\"font:16px/1.5 system-ui,sans-serif;max-width:36em;margin:2em auto;padding:0 1em\">\
-         <h1>Volkhv</h1><p id=\"refusal\">{text}</p>\
-         <p>This board is shared behind a secret link. Ask the person who runs it for the \
-         address that <code>volkhv serve</code> printed on its first line \
-         (<code>http://…/?token=…</code>) and open that address once: this browser then \
-         keeps the way in.</p></body></html>\n"
+         <h1>{brand}</h1><p id=\"refusal\">{text}</p><p>{how}</p></body></html>\n",
+        title = words("refusal.title"),
+        brand = words("brand"),
+        how = words("refusal.how"),
     );
     Reply::html(e.status, page)
 }

@@ -1,5 +1,6 @@
 """A player's path through the board, as a person walks it, in headless
-Chromium at desktop size and at phone sizes (390x844 and 360x640, touch):
+Chromium at desktop size in English and at phone sizes (390x844 in Russian
+and 360x640 in Kazakh, touch: the longer words must fit too):
 
     python3 journeys.py VOLKHV_BINARY WORK_DIR SCREENSHOT_DIR
 
@@ -125,7 +126,10 @@ def beginner_path(server, size):
     wait("the board", fen)
     assert d.find_element(By.ID, "welcome").is_displayed(), "a first visit is welcomed"
     names = [o.text for o in Select(d.find_element(By.ID, "level")).options]
-    assert "Beginner (600)" in names, names
+    words = catalogue(LANG)
+    beginner = words["level.named"].replace("{name}", words["level.beginner"]).replace("{elo}", "600")
+    assert beginner in names, (beginner, names)
+    assert d.execute_script("return document.documentElement.lang") == LANG
     Select(d.find_element(By.ID, "level")).select_by_value("600")
     st = settle(server, "the level", lambda s: s["settings"]["elo"] == 600)
     side = st["settings"]["engine"]
@@ -206,13 +210,22 @@ def restart_with_page_open(server, db):
     return server
 
 
-def run(size, phone):
-    global d
+def catalogue(lang):
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "web",
+                           "lang-%s.json" % lang), encoding="utf-8") as f:
+        return json.load(f)["ui"]
+
+
+def run(size, phone, lang):
+    """One whole path at one size, the browser set to `lang`: a phone must
+    fit the longer Russian and Kazakh words as well as the English ones."""
+    global d, LANG
+    LANG = lang
     db = os.path.join(WORK, "journeys-%s.db" % size)
     if os.path.exists(db):
         os.remove(db)
     server = Server(db, free_port())
-    d = webdriver_setup.chromium(SHOTS, "journeys-" + size, phone=phone)
+    d = webdriver_setup.chromium(SHOTS, "journeys-" + size, phone=phone, lang=lang)
     try:
         gid = beginner_path(server, size)
         library_and_back(server, gid, size)
@@ -223,7 +236,7 @@ def run(size, phone):
         server.kill()
 
 
-run("desktop", None)
-run("390x844", (390, 844))
-run("360x640", (360, 640))
+run("desktop", None, "en")
+run("390x844", (390, 844), "ru")
+run("360x640", (360, 640), "kk")
 print("journeys ok", flush=True)

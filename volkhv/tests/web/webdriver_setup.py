@@ -43,11 +43,15 @@ def log(step):
     print("[%6.1fs] %s" % (time.time() - STARTED, step), file=sys.stderr, flush=True)
 
 
-def chromium(shots, name, page_load_timeout=TIMEOUT, phone=None):
+def chromium(shots, name, page_load_timeout=TIMEOUT, phone=None, lang=None):
     """Headless Chromium; chromedriver's log goes to SHOTS/chromedriver-NAME.log.
     `phone=(width, height)` emulates a phone of that size (touch, device
-    pixel ratio 3) instead of a desktop window."""
+    pixel ratio 3) instead of a desktop window. `lang` ("ru", "kk"): the
+    browser's language (navigator.languages and Accept-Language)."""
     opts = webdriver.ChromeOptions()
+    if lang:
+        opts.add_argument("--lang=" + lang)
+        opts.add_experimental_option("prefs", {"intl.accept_languages": lang})
     if phone:
         opts.add_experimental_option("mobileEmulation", {
             "deviceMetrics": {"width": phone[0], "height": phone[1], "pixelRatio": 3.0, "touch": True},
