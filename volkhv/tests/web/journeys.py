@@ -9,6 +9,8 @@ and 360x640 in Kazakh, touch: the longer words must fit too):
   clicks gets the engine's reply; a variant switch keeps the level too;
 - library and back: the header's board link returns to the same game, and
   the library holds games, not visits (no game without moves);
+- at phone size, a real finger (touch events): a drag and a tap-tap each
+  play a move;
 - a server killed (SIGKILL) and restarted on the same port with a Tavreli
   page open: the page says it is reconnecting, shows a move made meanwhile,
   and its clicks play again;
@@ -99,6 +101,46 @@ def play(server, variant, frm, to, mv):
     return played["fen"]
 
 
+def touch_points(*squares):
+    """The centres of `squares` in the viewport, the board scrolled into
+    view once (a second scroll would move the first point)."""
+    return d.execute_script("""
+document.getElementById('board').scrollIntoView({block: 'center'});
+return arguments[0].map((sq) => {
+  const r = document.querySelector('#board [data-square="' + sq + '"]').getBoundingClientRect();
+  return [r.left + r.width / 2, r.top + r.height / 2];
+});""", list(squares))
+
+
+def touch(kind, point=None):
+    """One real touch event (the Chrome DevTools protocol): what a finger
+    sends, which the page sees as pointer events of type touch."""
+    points = [{"x": point[0], "y": point[1]}] if point else []
+    d.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+
+def by_touch(server, variant, frm, to, mv, drag):
+    """Plays `mv` with a finger: a drag from `frm` to `to`, or a tap on
+    each. Returns the FEN after it, as the server kept it."""
+    before = fen()
+    plies = len(server.api("GET", "/api/games/" + game_id())["history"])
+    a, b = touch_points(frm, to)
+    if drag:
+        touch("touchStart", a)
+        for i in range(1, 6):
+            touch("touchMove", [a[0] + (b[0] - a[0]) * i / 5, a[1] + (b[1] - a[1]) * i / 5])
+        touch("touchEnd")
+    else:
+        for p in (a, b):
+            touch("touchStart", p)
+            touch("touchEnd")
+    st = settle(server, "the move " + mv + " by touch", lambda s: len(s["history"]) > plies)
+    played = st["history"][plies]
+    assert played["move"] == mv, (played, mv)
+    check(variant, before, mv, played["fen"])
+    return played["fen"]
+
+
 def settle(server, what, pred):
     """Waits until the server's state of the shown game satisfies `pred`."""
     return wait(what, lambda: (lambda s: pred(s) and s)(server.api("GET", "/api/games/" + game_id())))
@@ -149,6 +191,13 @@ def beginner_path(server, size):
         reply_checked(server, variant, 2)
         log("%s: %s at Beginner, e2e4 answered" % (size, variant))
     if size != "desktop":
+        # A finger drags a knight out, then taps another one out (the
+        # Tavreli game at Beginner answers each).
+        by_touch(server, "tavreli", "g1", "h3", "g1h3", drag=True)
+        reply_checked(server, "tavreli", 4)
+        by_touch(server, "tavreli", "b1", "a3", "b1a3", drag=False)
+        reply_checked(server, "tavreli", 6)
+        log("%s: a touch drag and a tap-tap played" % size)
         no_sideways_scroll("the board page")
         bw = board().size["width"]
         inner = d.execute_script("return window.innerWidth")
