@@ -289,6 +289,17 @@ fn every_word_the_server_sends_has_a_key() {
     ] {
         need.push(format!("move.{}", s.key()));
     }
+    // The endings of a game between two seats (`session::Ending`).
+    for key in [
+        "white_resigned",
+        "black_resigned",
+        "agreed",
+        "white_flagged",
+        "black_flagged",
+        "flag_draw",
+    ] {
+        need.push(format!("outcome.{key}"));
+    }
     for mark in ["best", "good", "inaccuracy", "mistake", "blunder"] {
         need.push(format!("mark.{mark}"));
     }

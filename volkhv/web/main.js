@@ -11,6 +11,7 @@ import {
 import { render, squareIndex } from "./board.js";
 import { t, lang } from "./i18n.js";
 import { statusText, errorText, useFigurines, notation } from "./words.js";
+import { enterRole, renderSeat, wireSeat, wireInvite } from "./seat.js";
 import { attachInput, closeChooser, legalFrom, targetsOf } from "./input.js";
 import {
   renderStatus, renderClocks, renderMoves, renderLines, renderEvalBar, renderGraph, renderInspector,
@@ -37,6 +38,7 @@ const app = {
   online: true,       // the stream is up
   pending: null,      // {move, ply, fen}: a move clicked while the server was away
   wdl: null,          // the last win/draw/loss seen, {wdl, ply}
+  you: "host",        // this page's role: host, white, black (a seat) or watch
 };
 
 // The moves a review belongs to: a new move or takeback makes it stale.
@@ -48,8 +50,9 @@ function live() {
   return app.state && app.viewPly === app.state.history.length;
 }
 
+// A seat moves its own side only; a watcher nothing.
 function canMove() {
-  return live() && app.state.human_to_move;
+  return live() && app.state.human_to_move && (app.you === "host" || app.state.turn === app.you);
 }
 
 function say(text) {
@@ -240,7 +243,10 @@ async function loadReview(started = false) {
 // A game of the library: `?game=ID[&ply=N]` opens it (at ply N).
 async function reopen(id, ply) {
   const s = await get(`/api/games/${id}`);
-  app.orientation = s.settings.engine === "white" ? "b" : "w";
+  app.you = s.you || "host";
+  enterRole(app.you);
+  // A seat faces its own colour.
+  app.orientation = s.settings.engine === "white" || app.you === "black" ? "b" : "w";
   attach(s);
   if (ply !== null && ply !== "") await goto(Number(ply));
 }
@@ -439,6 +445,8 @@ function wire() {
   $("limit-inc").addEventListener("change", onLimit);
   for (const id of ["threads", "hash", "multipv"]) $(id).addEventListener("change", () => onEngineNumber(id));
   $("hint").addEventListener("click", askHint);
+  wireSeat(app, setState, say);
+  wireInvite(app, say);
   $("notation").value = prefs().notation || DEFAULT_NOTATION;
   useFigurines($("notation").value === "figurines");
   $("notation").addEventListener("change", () => {
@@ -524,6 +532,7 @@ function draw() {
   });
   $("board").setAttribute("data-game", s.id);
   renderStatus($("status"), s);
+  renderSeat(app);
   $("branch").hidden = live();
   $("rules-link").href = `/rules.html?variant=${s.variant}`;
   renderClocks($("clocks"), s, app.stateAt);

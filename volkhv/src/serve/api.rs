@@ -22,9 +22,10 @@ use super::http::{Answer, ApiError, Reply, Req};
 use super::pgn;
 use super::pool::{Busy, Pool, RETRY_AFTER_S};
 use super::review::{self, Review};
+use super::seats::{Seats, Who};
 use super::session::{
-    color_word, lock, saved, white_view, EngineLimit, Kind, Refusal, Registry, Run, Settings,
-    Sides, Slot, View,
+    color_word, lock, saved, white_view, Ending, EngineLimit, Kind, OfferStep, Refusal, Registry,
+    Run, Settings, Sides, Slot, View,
 };
 use super::store;
 use engine::levels::{ELO_MAX, ELO_MIN, NAMED};
@@ -63,6 +64,14 @@ struct Body {
     /// Absent: unchanged; `null`: full strength; a number: that level.
     #[serde(default, deserialize_with = "present")]
     elo: Option<Option<u32>>,
+    /// The side a host resigns, offers or answers for (a seat's is its own).
+    side: Option<String>,
+    /// `offer`/`ask`, `accept` or `decline` (draw, takeback).
+    action: Option<String>,
+    /// The seats' names.
+    white: Option<String>,
+    /// See `white`.
+    black: Option<String>,
 }
 
 /// A field that is there, `null` or not, as `Some`.
@@ -90,7 +99,31 @@ impl Body {
     }
 
     fn is_empty(&self) -> bool {
-        !self.has_position() && !self.has_settings() && self.mv.is_none() && self.pgn.is_none()
+        !self.has_position()
+            && !self.has_settings()
+            && self.mv.is_none()
+            && self.pgn.is_none()
+            && self.side.is_none()
+            && self.action.is_none()
+            && self.white.is_none()
+            && self.black.is_none()
+    }
+
+    /// `true` if no field but `allowed` is given.
+    fn has_only(&self, allowed: &[&str]) -> bool {
+        let given = [
+            ("position", self.has_position()),
+            ("settings", self.has_settings()),
+            ("move", self.mv.is_some()),
+            ("pgn", self.pgn.is_some()),
+            ("side", self.side.is_some()),
+            ("action", self.action.is_some()),
+            ("white", self.white.is_some()),
+            ("black", self.black.is_some()),
+        ];
+        given
+            .iter()
+            .all(|(name, there)| !there || allowed.contains(name))
     }
 
     fn only(&self, what: &str, ok: bool) -> Result<(), ApiError> {
@@ -198,7 +231,18 @@ pub fn handle(reg: &Registry, pool: &Pool, req: &Req) -> Result<Answer, ApiError
     let now = |r: Reply| Ok(Answer::Now(r));
     match (method, path.as_slice()) {
         (&Method::POST, ["api", "games"]) => now(create(reg, &req.json()?)?),
-        (&Method::GET, ["api", "games", id]) => now(Reply::json(&state(&lock(&*reg.get(id)?)))),
+        (&Method::GET, ["api", "games", id]) => {
+            let slot = reg.get(id)?;
+            let mut s = lock(&slot);
+            s.flag_fall();
+            let mut v = state(&s);
+            // Whose page this is: the host's, a player's or a watcher's.
+            v["you"] = json!(match req.who {
+                Who::Host => "host",
+                Who::Seat { role, .. } => role.name(),
+            });
+            now(Reply::json(&v))
+        }
         (&Method::GET, ["api", "games", id, "position"]) => {
             let slot = reg.get(id)?;
             let s = lock(&slot);
@@ -223,6 +267,12 @@ pub fn handle(reg: &Registry, pool: &Pool, req: &Req) -> Result<Answer, ApiError
             hint(reg, pool, id)
         }
         (&Method::POST, ["api", "games", id, "review"]) => {
+            if req.who != Who::Host && !lock(&*reg.get(id)?).over() {
+                return Err(ApiError::new(
+                    403,
+                    "the review opens to the players once the game is over",
+                ));
+            }
             let mut body: Body = req.json()?;
             let movetime = body.movetime.take();
             body.only("review", body.is_empty())?;
@@ -253,7 +303,7 @@ pub fn handle(reg: &Registry, pool: &Pool, req: &Req) -> Result<Answer, ApiError
             let body: Body = req.json()?;
             let slot = reg.get(id)?;
             let mut s = lock(&slot);
-            act(&mut s, action, &body)?;
+            act(&mut s, action, &body, req.who)?;
             now(Reply::json(&state(&s)))
         }
         (_, ["api", "games"] | ["api", "games", _] | ["api", "games", _, _]) => Err(ApiError::new(
@@ -288,7 +338,7 @@ fn hint(reg: &Registry, pool: &Pool, id: &str) -> Result<Answer, ApiError> {
     let (variant, kept) = {
         let s = lock(&slot);
         if !s.human_to_move() {
-            let why = if s.engine.status().is_some() {
+            let why = if s.over() {
                 "the game is over"
             } else {
                 "it is the engine's turn"
@@ -442,17 +492,49 @@ fn create(reg: &Registry, b: &Body) -> Result<Reply, ApiError> {
     Ok(Reply::json_status(201, &state(&s)))
 }
 
-fn act(s: &mut Slot, action: &str, b: &Body) -> Result<(), ApiError> {
+fn act(s: &mut Slot, action: &str, b: &Body, who: Who) -> Result<(), ApiError> {
     match action {
         "move" => {
             b.only(
                 "move",
-                !b.has_position() && !b.has_settings() && b.pgn.is_none(),
+                !b.has_position()
+                    && !b.has_settings()
+                    && b.pgn.is_none()
+                    && b.side.is_none()
+                    && b.action.is_none(),
             )?;
             let mv =
                 b.mv.as_deref()
                     .ok_or_else(|| ApiError::bad("missing \"move\""))?;
+            if let Some(side) = who.side() {
+                s.flag_fall();
+                if !s.over() && s.engine.game().turn() != side {
+                    return Err(ApiError::new(409, "it is not your turn"));
+                }
+            }
             Ok(s.human_move(mv.trim())?)
+        }
+        "resign" => {
+            b.only("resign", b.has_only(&["side"]))?;
+            let side = side_of(who, b, s)?;
+            s.flag_fall();
+            Ok(s.end(Ending::resigns(side))?)
+        }
+        "draw" | "takeback" => {
+            b.only(action, b.has_only(&["side", "action"]))?;
+            let side = side_of(who, b, s)?;
+            let answer = b
+                .action
+                .as_deref()
+                .and_then(OfferStep::parse)
+                .ok_or_else(|| {
+                    ApiError::bad("\"action\" must be one of offer (ask), accept, decline")
+                })?;
+            if action == "draw" {
+                Ok(s.draw(side, answer)?)
+            } else {
+                Ok(s.takeback(side, answer)?)
+            }
         }
         "undo" => {
             b.only("undo", b.is_empty())?;
@@ -478,6 +560,15 @@ fn act(s: &mut Slot, action: &str, b: &Body) -> Result<(), ApiError> {
                 !b.has_position() && b.mv.is_none() && b.pgn.is_none(),
             )?;
             let new = settings_from(&s.settings, b)?;
+            // Between two seats, neither the engine nor its analysis plays
+            // a part while the game goes on.
+            let engine_in = new.analyse || new.sides != Sides::None;
+            if s.settings.players.is_some() && !s.over() && engine_in {
+                return Err(ApiError::new(
+                    409,
+                    "a game between two seats has no engine or analysis while it goes on",
+                ));
+            }
             Ok(s.set_settings(new)?)
         }
         "pgn" => {
@@ -493,6 +584,87 @@ fn act(s: &mut Slot, action: &str, b: &Body) -> Result<(), ApiError> {
             Ok(s.new_game(variant, fen.as_deref(), &moves)?)
         }
         other => Err(ApiError::not_found(format!("no such action \"{other}\""))),
+    }
+}
+
+/// The side a resignation, offer or answer is for: a seat's own; the
+/// host names one (`side`), or it is the side to move.
+fn side_of(who: Who, b: &Body, s: &Slot) -> Result<Color, ApiError> {
+    if let Some(side) = who.side() {
+        return Ok(side);
+    }
+    match b.side.as_deref() {
+        None => Ok(s.engine.game().turn()),
+        Some("white") => Ok(Color::White),
+        Some("black") => Ok(Color::Black),
+        Some(other) => Err(ApiError::bad(format!(
+            "\"side\" must be white or black, got \"{other}\""
+        ))),
+    }
+}
+
+/// `POST /api/games/ID/seats {white, black}` (the host): seats for two
+/// people and a link for watchers, `201 {white: {url, name}, black: {url,
+/// name}, watch: {url}}`; the game's engine and analysis stop for good.
+/// `GET` gives the links again.
+///
+/// # Errors
+/// 400 for a bad name, 404 for no such game, 409 if it has seats already
+/// (POST) or none (GET), 507 if the library cannot keep them.
+pub fn seats(
+    reg: &Registry,
+    store: &super::store::Store,
+    seats: &Seats,
+    req: &Req,
+) -> Result<Reply, ApiError> {
+    let path = req.head.target.segments();
+    let ["api", "games", id, "seats"] = path.as_slice() else {
+        return Err(ApiError::not_found("no such API"));
+    };
+    let slot = reg.get(id)?;
+    let n = lock(&slot).id;
+    let host = req.head.header("host").unwrap_or("127.0.0.1");
+    // The page builds its links from its own origin and `path` (behind a
+    // TLS proxy the server's Host is not the players' address).
+    let link = |secret: &str| {
+        let path = format!("/?game={n}&seat={secret}");
+        json!({ "url": format!("http://{host}{path}"), "path": path })
+    };
+    let reply = |links: &super::seats::Links, names: &[String; 2], status: u16| {
+        let mut white = link(&links.white);
+        white["name"] = json!(names[0]);
+        let mut black = link(&links.black);
+        black["name"] = json!(names[1]);
+        Reply::json_status(
+            status,
+            &json!({ "white": white, "black": black, "watch": link(&links.watch) }),
+        )
+    };
+    match req.head.method {
+        Method::GET => {
+            let names = lock(&slot).settings.players.clone();
+            match (seats.links(n), names) {
+                (Some(links), Some(names)) => Ok(reply(&links, &names, 200)),
+                _ => Err(ApiError::new(409, format!("game {n} has no seats"))),
+            }
+        }
+        Method::POST => {
+            let b: Body = req.json()?;
+            b.only("seats", b.has_only(&["white", "black"]))?;
+            let names = [
+                super::seats::name("white", b.white.as_deref())?,
+                super::seats::name("black", b.black.as_deref())?,
+            ];
+            let mut s = lock(&slot);
+            let mut settings = s.settings.clone();
+            settings.players = Some(names.clone());
+            settings.sides = Sides::None;
+            settings.analyse = false;
+            let links = seats.create(store, n, &names)?;
+            s.set_settings(settings)?;
+            Ok(reply(&links, &names, 201))
+        }
+        _ => Err(ApiError::new(405, "seats: GET or POST")),
     }
 }
 
@@ -659,7 +831,7 @@ pub fn state(s: &Slot) -> Value {
         json!({
             "white": c.now_ms(Color::White, turn),
             "black": c.now_ms(Color::Black, turn),
-            "running": if game.status().is_none() { Some(color_key(turn)) } else { None },
+            "running": if s.over() { None } else { Some(color_key(turn)) },
         })
     });
     v["to_move"] = json!(format!(
@@ -674,6 +846,25 @@ pub fn state(s: &Slot) -> Value {
             .collect(),
     );
     v["human_to_move"] = json!(s.human_to_move());
+    if let Some(e) = &s.ending {
+        v["status"] = json!({
+            "result": e.result,
+            "reason": e.reason,
+            "reason_key": e.key,
+            "text": format!("{} \u{2014} {}", e.result, e.reason),
+        });
+    }
+    // A game between two seats: the names, who is online, what is offered.
+    v["players"] = s.settings.players.as_ref().map_or(Value::Null, |[w, b]| {
+        json!({
+            "white": { "name": w, "online": s.online(Color::White) },
+            "black": { "name": b, "online": s.online(Color::Black) },
+        })
+    });
+    v["offers"] = json!({
+        "draw": s.offers.draw.map(color_key),
+        "takeback": s.offers.takeback.map(color_key),
+    });
     v["engine_to_move"] = json!(s.engine_to_move());
     // The level chooser: the named levels and the range.
     v["levels"] = json!({

@@ -32,6 +32,7 @@ const FILES: &[(&str, &str, &[u8])] = &[
     web_file!("nav.js", JS),
     web_file!("i18n.js", JS),
     web_file!("words.js", JS),
+    web_file!("seat.js", JS),
     // One catalogue per language: adding `lang-XX.json` here adds a language.
     web_file!("lang-en.json", JSON),
     web_file!("lang-ru.json", JSON),

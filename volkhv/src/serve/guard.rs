@@ -21,21 +21,25 @@
 //! ```
 
 use super::http::{ApiError, Head, Reply};
+use super::seats::{Seats, Who};
 use hyper::Method;
 use std::net::SocketAddr;
 use subtle::ConstantTimeEq;
 
 /// What to do with a request.
 pub enum Verdict {
-    /// Answer it.
-    Pass,
+    /// Answer it, for this sender (which the routes check further: see
+    /// [`super::seats::permit`]).
+    Pass(Who),
     /// Refuse it with this error.
     Refuse(ApiError),
-    /// The page came with the token in its address: keep it in a cookie and
-    /// send the browser to the same address without it.
+    /// The page came with the token or a seat's secret in its address: keep
+    /// it in a cookie and send the browser to the same address without it.
     Remember {
-        /// The address without `token=`.
+        /// The address without `token=` and `seat=`.
         location: String,
+        /// The cookie's `name=value`.
+        cookie: String,
     },
 }
 
@@ -43,6 +47,7 @@ pub enum Verdict {
 pub struct Guard {
     token: Option<String>,
     cookie: String,
+    seat_cookie: String,
     hosts: Option<Vec<String>>,
 }
 
@@ -57,6 +62,7 @@ impl Guard {
         Guard {
             token: None,
             cookie: format!("volkhv_token_{}", bound.port()),
+            seat_cookie: format!("volkhv_seat_{}", bound.port()),
             hosts: allowed_hosts(bound),
         }
     }
@@ -77,46 +83,74 @@ impl Guard {
         self.token.as_deref()
     }
 
-    /// Decides on a request.
-    pub fn check(&self, head: &Head) -> Verdict {
+    /// Decides on a request: the host's token (or loopback) makes it the
+    /// host's; a seat's secret the seat's. A secret in the address or a
+    /// `Bearer` that opens nothing is refused, even on loopback.
+    pub fn check(&self, head: &Head, seats: &Seats) -> Verdict {
         if let Some(e) = self.wrong_host(head).or_else(|| cross_site(head)) {
             return Verdict::Refuse(e);
         }
-        let Some(token) = &self.token else {
-            return Verdict::Pass;
+        let bearer = head
+            .header("authorization")
+            .and_then(|a| a.strip_prefix("Bearer "))
+            .map(str::trim);
+        let cookies = head.header("cookie").unwrap_or_default();
+        let page_load =
+            head.method == Method::GET && head.target.path.first().is_none_or(|p| p != "api");
+        let remember = |name: &str, value: &str| Verdict::Remember {
+            location: without_secrets(&head.raw),
+            cookie: format!("{name}={value}"),
         };
-        let from_query = head.target.param("token");
-        let given = [
-            from_query,
-            head.header("authorization")
-                .and_then(|a| a.strip_prefix("Bearer ")),
-            head.header("cookie").and_then(|c| cookie(c, &self.cookie)),
-        ];
-        if !given.into_iter().flatten().any(|g| same(g.trim(), token)) {
-            return Verdict::Refuse(
+        if let Some(token) = &self.token {
+            let from_query = head.target.param("token");
+            let given = [from_query, bearer, cookie(cookies, &self.cookie)];
+            if given.into_iter().flatten().any(|g| same(g.trim(), token)) {
+                if from_query.is_some() && page_load {
+                    return remember(&self.cookie, token);
+                }
+                return Verdict::Pass(Who::Host);
+            }
+        }
+        let from_query = head.target.param("seat");
+        for given in [from_query, bearer, cookie(cookies, &self.seat_cookie)]
+            .into_iter()
+            .flatten()
+        {
+            if let Some((game, role)) = seats.find(given.trim()) {
+                if from_query.is_some() && page_load {
+                    return remember(&self.seat_cookie, given.trim());
+                }
+                return Verdict::Pass(Who::Seat { game, role });
+            }
+        }
+        let refused = || {
+            Verdict::Refuse(
                 ApiError::new(
                     403,
-                    "this board needs its token: open the address `volkhv serve` printed (…/?token=…)",
+                    "this board needs its token or a seat's link: open the address you were given (…/?token=… or …&seat=…)",
                 )
                 .keyed("error.token"),
-            );
+            )
+        };
+        // A wrong secret is refused rather than taken for the host's
+        // loopback: the person holding it expects a seat.
+        if from_query.is_some() || (bearer.is_some() && self.token.is_none()) {
+            return refused();
         }
-        let page = head.target.path.first().is_none_or(|p| p != "api");
-        if from_query.is_some() && page && head.method == Method::GET {
-            return Verdict::Remember {
-                location: without_token(&head.raw),
-            };
+        if self.token.is_none() {
+            return Verdict::Pass(Who::Host);
         }
-        Verdict::Pass
+        refused()
     }
 
     /// Answers [`Verdict::Remember`].
-    pub fn remember(&self, location: &str) -> Reply {
-        let token = self.token.as_deref().unwrap_or_default();
-        let cookie = format!("{}={token}; HttpOnly; SameSite=Strict; Path=/", self.cookie);
+    pub fn remember(location: &str, cookie: &str) -> Reply {
         Reply::empty(303)
             .with_header("Location", location.to_string())
-            .with_header("Set-Cookie", cookie)
+            .with_header(
+                "Set-Cookie",
+                format!("{cookie}; HttpOnly; SameSite=Strict; Path=/"),
+            )
     }
 
     fn wrong_host(&self, head: &Head) -> Option<ApiError> {
@@ -211,12 +245,12 @@ pub fn same(a: &str, b: &str) -> bool {
     a.as_bytes().ct_eq(b.as_bytes()).into()
 }
 
-/// The request target with its `token=` pairs removed.
-fn without_token(url: &str) -> String {
+/// The request target with its `token=` and `seat=` pairs removed.
+fn without_secrets(url: &str) -> String {
     let (path, query) = url.split_once('?').unwrap_or((url, ""));
     let rest: Vec<&str> = query
         .split('&')
-        .filter(|kv| !kv.is_empty() && kv.split('=').next() != Some("token"))
+        .filter(|kv| !kv.is_empty() && !matches!(kv.split('=').next(), Some("token" | "seat")))
         .collect();
     if rest.is_empty() {
         path.to_string()
@@ -248,7 +282,7 @@ mod tests {
 
     fn refused(h: &Head) -> Option<u16> {
         let g = Guard::open("127.0.0.1:8080".parse().unwrap());
-        match g.check(h) {
+        match g.check(h, &Seats::none()) {
             Verdict::Refuse(e) => Some(e.status),
             _ => None,
         }
@@ -264,11 +298,12 @@ mod tests {
             Some("xy")
         );
         assert_eq!(cookie("volkhv_token_81=xy", "volkhv_token_80"), None);
-        assert_eq!(without_token("/?token=abc"), "/");
+        assert_eq!(without_secrets("/?token=abc"), "/");
         assert_eq!(
-            without_token("/library.html?variant=plunder&token=abc"),
+            without_secrets("/library.html?variant=plunder&token=abc"),
             "/library.html?variant=plunder"
         );
+        assert_eq!(without_secrets("/?game=4&seat=abc"), "/?game=4");
         let any: SocketAddr = "0.0.0.0:80".parse().unwrap();
         let g = Guard::with_token(any).unwrap();
         let t = g.token().unwrap();

@@ -273,6 +273,8 @@ pub struct Req {
     pub head: Head,
     /// The body as text.
     pub body: String,
+    /// Who sent it (the host, or a seat).
+    pub who: super::seats::Who,
 }
 
 impl Req {

@@ -13,6 +13,7 @@
 use super::api::game_json;
 use super::http::{ApiError, Reply, Req, Target};
 use super::pgn;
+use super::seats::Seats;
 use super::session::{Registry, Saved};
 use super::store::{iso_time, settings_json, Entry, Store};
 use engine::{with_game, AnyGame};
@@ -34,7 +35,7 @@ pub const PAGE_MAX: usize = 500;
 /// # Errors
 /// 400 for bad filters, 404 for no such game, 507 when the library cannot
 /// be written.
-pub fn handle(store: &Store, reg: &Registry, req: &Req) -> Result<Reply, ApiError> {
+pub fn handle(store: &Store, reg: &Registry, seats: &Seats, req: &Req) -> Result<Reply, ApiError> {
     let t = &req.head.target;
     let path = t.segments();
     let method = &req.head.method;
@@ -55,6 +56,7 @@ pub fn handle(store: &Store, reg: &Registry, req: &Req) -> Result<Reply, ApiErro
                 return Err(missing());
             }
             reg.forget(n);
+            seats.forget(n);
             Ok(Reply::json(&json!({ "deleted": id })))
         }
         (&Method::GET, ["api", "legal"]) => legal(t),

@@ -7,7 +7,8 @@
 //! ([`assets`]), so it works offline. Every game is kept in a SQLite file
 //! ([`store`]) as it is played; [`library`] lists, exports and deletes them
 //! and [`import`] reads PGN files in. [`guard`] keeps other sites' pages
-//! out, and beyond loopback asks for a token.
+//! out, and beyond loopback asks for a token; [`seats`] gives two people a
+//! game of their own, each with a link, and watchers one more.
 //!
 //! ```text
 //! $ volkhv serve --port 0
@@ -24,6 +25,7 @@ mod net;
 mod pgn;
 mod pool;
 mod review;
+mod seats;
 mod session;
 mod store;
 
@@ -40,10 +42,11 @@ use store::Store;
 /// to tokio's blocking threads, engine work to the engine pool).
 const RUNTIME_THREADS: usize = 2;
 
-const USAGE: &str = "usage: volkhv serve [--port N] [--host ADDR] [--db PATH] [--open]
+const USAGE: &str = "usage: volkhv serve [--port N] [--host ADDR] [--token] [--db PATH] [--open]
   --port N     port to listen on (default 8080; 0 picks a free one)
   --host ADDR  address to listen on (default 127.0.0.1, this machine only;
                any other address asks for the token printed on the first line)
+  --token      ask for the token on loopback too (behind a reverse proxy)
   --db PATH    the game library (default $XDG_DATA_HOME/volkhv/games.db or
                ~/.local/share/volkhv/games.db; :memory: keeps nothing)
   --open       open the board in the default browser
@@ -55,6 +58,7 @@ struct Args {
     host: String,
     port: u16,
     open: bool,
+    token: bool,
     db: Option<String>,
 }
 
@@ -63,6 +67,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         host: "127.0.0.1".into(),
         port: 8080,
         open: false,
+        token: false,
         db: None,
     };
     let mut it = args.iter();
@@ -77,6 +82,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
             "--host" => a.host = it.next().ok_or("--host needs an address")?.clone(),
             "--db" => a.db = Some(it.next().ok_or("--db needs a file")?.clone()),
             "--open" => a.open = true,
+            "--token" => a.token = true,
             other => return Err(format!("unknown argument \"{other}\"")),
         }
     }
@@ -88,6 +94,7 @@ pub struct Board {
     registry: Arc<Registry>,
     store: Arc<Store>,
     guard: Guard,
+    seats: seats::Seats,
     pool: Pool,
 }
 
@@ -145,7 +152,7 @@ pub fn run_cli(args: &[String]) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let code = runtime.block_on(run(addr, store, args.open));
+    let code = runtime.block_on(run(addr, store, args.open, args.token));
     // Searches and streams are over; a request stuck past the drain is not
     // waited for.
     runtime.shutdown_timeout(std::time::Duration::from_secs(1));
@@ -153,7 +160,7 @@ pub fn run_cli(args: &[String]) -> ExitCode {
 }
 
 /// Binds, prints the first line and serves until told to stop.
-async fn run(addr: SocketAddr, store: Arc<Store>, open: bool) -> ExitCode {
+async fn run(addr: SocketAddr, store: Arc<Store>, open: bool, token: bool) -> ExitCode {
     let listener = match tokio::net::TcpListener::bind(addr).await {
         Ok(l) => l,
         Err(e) => {
@@ -162,7 +169,7 @@ async fn run(addr: SocketAddr, store: Arc<Store>, open: bool) -> ExitCode {
         }
     };
     let bound = listener.local_addr().unwrap_or(addr);
-    let guard = if bound.ip().is_loopback() {
+    let guard = if bound.ip().is_loopback() && !token {
         Guard::open(bound)
     } else {
         match Guard::with_token(bound) {
@@ -176,6 +183,13 @@ async fn run(addr: SocketAddr, store: Arc<Store>, open: bool) -> ExitCode {
     let url = match guard.token() {
         Some(t) => format!("http://{}/?token={t}", display_addr(bound)),
         None => format!("http://{}/", display_addr(bound)),
+    };
+    let seats = match seats::Seats::load(&store) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("volkhv serve: cannot read the seats of the game library: {e}");
+            return ExitCode::from(2);
+        }
     };
     let started = Registry::start(Arc::new(api::JsonView), Arc::clone(&store) as _)
         .and_then(|r| Ok((r, Pool::for_this_machine()?)));
@@ -201,6 +215,7 @@ async fn run(addr: SocketAddr, store: Arc<Store>, open: bool) -> ExitCode {
         registry,
         store,
         guard,
+        seats,
         pool,
     });
     net::serve(listener, board, stop_signal()).await;
@@ -271,9 +286,11 @@ mod tests {
                 host: "127.0.0.1".into(),
                 port: 8080,
                 open: false,
+                token: false,
                 db: None
             }
         );
+        assert!(args(&["--token"]).unwrap().token);
         let a = args(&["--port", "0", "--host", "::1", "--open", "--db", ":memory:"]).unwrap();
         assert_eq!((a.port, a.host.as_str(), a.open), (0, "::1", true));
         assert_eq!(a.db.as_deref(), Some(":memory:"));

@@ -11,9 +11,11 @@
 //!                      the requests in flight (≤ DRAIN), exit 0
 //! ```
 
+use super::guard::{Guard, Verdict};
 use super::http::{self, Answer, ApiError, Body, Head, Reply, Req, MAX_BODY};
+use super::seats::{self, Who};
 use super::session::{Registry, Slot, StreamEvents};
-use super::{assets, guard::Verdict, import, Board};
+use super::{assets, import, Board};
 use bytes::Bytes;
 use http_body_util::BodyExt;
 use hyper::body::{Frame, Incoming};
@@ -127,23 +129,28 @@ async fn respond(board: Arc<Board>, req: Request<Incoming>) -> Response<Body> {
         raw,
         headers: parts.headers,
     };
-    match board.guard.check(&head) {
-        Verdict::Pass => {}
+    let who = match board.guard.check(&head, &board.seats) {
+        Verdict::Pass(who) => who,
         Verdict::Refuse(e) if is_page(&head) => {
             let lang = assets::language_for(head.header("accept-language"));
             return refusal_page(&e, lang).into_response();
         }
         Verdict::Refuse(e) => return Reply::error(&e).into_response(),
-        Verdict::Remember { location } => return board.guard.remember(&location).into_response(),
-    }
+        Verdict::Remember { location, cookie } => {
+            return Guard::remember(&location, &cookie).into_response()
+        }
+    };
     let path = head.target.segments();
+    if let Err(e) = seats::permit(who, &head.method, &path) {
+        return Reply::error(&e).into_response();
+    }
     match (&head.method, path.as_slice()) {
         (&Method::GET, ["api", "games", id, "events"]) => {
             let id = (*id).to_string();
-            events(board, id).await
+            events(board, id, who.side()).await
         }
         (&Method::POST, ["api", "library", "import"]) => import(board, head, body).await,
-        (_, ["api", ..]) => api(board, head, body).await,
+        (_, ["api", ..]) => api(board, head, body, who).await,
         (&Method::GET | &Method::HEAD, _) => match assets::find(&path) {
             Some((ctype, bytes)) => Reply::bytes(ctype, bytes.to_vec()).into_response(),
             None => Reply::error(&ApiError::not_found(format!(
@@ -190,16 +197,19 @@ fn refusal_page(e: &ApiError, lang: &str) -> Reply {
 
 /// An API request: its body read whole (bounded), then answered on a
 /// blocking thread; an answer from the engine pool is awaited here.
-async fn api(board: Arc<Board>, head: Head, body: Incoming) -> Response<Body> {
+async fn api(board: Arc<Board>, head: Head, body: Incoming, who: Who) -> Response<Body> {
     let body = match read_body(&head, body, MAX_BODY).await {
         Ok(b) => b,
         Err(e) => return Reply::error(&e).into_response(),
     };
-    let req = Req { head, body };
+    let req = Req { head, body, who };
     let answer = tokio::task::spawn_blocking(move || {
         let path = req.head.target.segments();
         if matches!(path.as_slice(), ["api", "library", ..] | ["api", "legal"]) {
-            super::library::handle(&board.store, &board.registry, &req).map(Answer::from)
+            super::library::handle(&board.store, &board.registry, &board.seats, &req)
+                .map(Answer::from)
+        } else if matches!(path.as_slice(), ["api", "games", _, "seats"]) {
+            super::api::seats(&board.registry, &board.store, &board.seats, &req).map(Answer::Now)
         } else {
             super::api::handle(&board.registry, &board.pool, &req)
         }
@@ -303,11 +313,11 @@ async fn import(board: Arc<Board>, head: Head, mut body: Incoming) -> Response<B
 }
 
 /// `GET /api/games/ID/events`: the game's Server-Sent Events.
-async fn events(board: Arc<Board>, id: String) -> Response<Body> {
+async fn events(board: Arc<Board>, id: String, seat: Option<movegen::Color>) -> Response<Body> {
     let registry = Arc::clone(&board.registry);
     let opened = tokio::task::spawn_blocking(move || {
         let slot = registry.get(&id)?;
-        let (stream, rx) = registry.subscribe(&slot)?;
+        let (stream, rx) = registry.subscribe(&slot, seat)?;
         Ok::<_, super::session::Refusal>((slot, stream, rx))
     })
     .await;

@@ -1,7 +1,7 @@
 //! The board's games as PGN and back, through [`notation::pgn`].
 
 use super::http::ApiError;
-use super::session::{hint_counts, saved, Hint, Slot};
+use super::session::{hint_counts, saved, EngineLimit, Hint, Slot};
 use engine::{with_game, AnyGame, Game};
 use eval::Evaluate;
 use movegen::{Color, Outcome, Position, Variant};
@@ -17,7 +17,9 @@ use notation::words::{outcome_words, plies, pv_notation};
 /// and the better move as a comment.
 pub fn export(s: &Slot) -> String {
     let name = |c: Color| {
-        if s.settings.sides.plays(c) {
+        if let Some(names) = &s.settings.players {
+            names[c.index()].clone()
+        } else if s.settings.sides.plays(c) {
             super::store::engine_name(s.settings.elo)
         } else {
             "Human".to_string()
@@ -25,14 +27,53 @@ pub fn export(s: &Slot) -> String {
     };
     let players = [name(Color::White), name(Color::Black)];
     let mut notes = notes(s);
-    let header = Header::of(
+    let mut header = Header::of(
         &s.tags(),
         [&players[0], &players[1]],
         today(),
         1,
         &mut notes,
     );
+    if let EngineLimit::Clock { base_ms, inc_ms } = s.settings.limit {
+        header.time_control = format!("{}+{}", base_ms / 1000, inc_ms / 1000);
+        add_clocks(&mut notes, &s.clocks);
+    }
+    if let Some(e) = &s.ending {
+        header.result = Some(match e.result {
+            "1-0" => GameResult::WhiteWins,
+            "0-1" => GameResult::BlackWins,
+            _ => GameResult::Draw,
+        });
+        let flag = e.key.ends_with("flagged") || e.key == "flag_draw";
+        header.ending = Some((
+            e.reason.to_string(),
+            if flag {
+                Termination::TimeForfeit
+            } else {
+                Termination::Normal
+            },
+        ));
+    }
     write_with(s.engine.game(), &header, &notes)
+}
+
+/// `[%clk h:mm:ss]` before each move's comment: the mover's time left.
+fn add_clocks(notes: &mut Annotations, clocks: &[u64]) {
+    for (i, &ms) in clocks.iter().enumerate() {
+        let secs = ms / 1000;
+        let clk = format!(
+            "[%clk {}:{:02}:{:02}]",
+            secs / 3600,
+            secs / 60 % 60,
+            secs % 60
+        );
+        if let Some(note) = notes.moves.get_mut(i) {
+            note.comment = Some(match note.comment.take() {
+                Some(c) => format!("{clk} {c}"),
+                None => clk,
+            });
+        }
+    }
 }
 
 /// The tags the writer writes itself.
@@ -61,6 +102,10 @@ pub struct Header {
     players: [String; 2],
     /// The result a PGN gave, where the board shows none (a resignation).
     result: Option<GameResult>,
+    /// `TimeControl`: `300+2` (seconds), `-` without a clock.
+    time_control: String,
+    /// Why a game ended other than by the rules of its position, and how.
+    ending: Option<(String, Termination)>,
 }
 
 impl Header {
@@ -95,6 +140,8 @@ impl Header {
                 Some("1/2-1/2") => Some(GameResult::Draw),
                 _ => None,
             },
+            time_control: "-".into(),
+            ending: None,
         }
     }
 }
@@ -183,7 +230,7 @@ fn write_with(game: &AnyGame, h: &Header, notes: &Annotations) -> String {
         event: h.event.clone(),
         site: h.site.clone(),
         date: h.date.clone(),
-        time_control: "-".into(),
+        time_control: h.time_control.clone(),
         variant: game.variant(),
     };
     let (fen, moves, notation) = with_game!(game, g => record_moves(g));
@@ -201,14 +248,13 @@ fn write_with(game: &AnyGame, h: &Header, notes: &Annotations) -> String {
         moves,
         notation,
         result: result.unwrap_or(GameResult::Draw),
-        termination: Termination::Normal,
-        reason: outcome.map_or_else(
-            || match result {
-                Some(_) => "as the game's PGN gives it".into(),
-                None => "game in progress".into(),
-            },
-            |o| outcome_words(o).1.into(),
-        ),
+        termination: h.ending.as_ref().map_or(Termination::Normal, |e| e.1),
+        reason: match (outcome, &h.ending) {
+            (Some(o), _) => outcome_words(o).1.into(),
+            (None, Some((why, _))) => why.clone(),
+            (None, None) if result.is_some() => "as the game's PGN gives it".into(),
+            (None, None) => "game in progress".into(),
+        },
     };
     if result.is_some() {
         write_annotated_game(&header, &record, notes)

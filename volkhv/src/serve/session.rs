@@ -14,7 +14,7 @@
 
 use super::review;
 use engine::{with_game, AnyGame, Engine, Info, Limits, Options, Score, SearchEvent};
-use movegen::{Color, Position, Variant};
+use movegen::{Color, Describe, PieceParts, Position, Role, Variant};
 use notation::words::outcome_words;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -26,8 +26,9 @@ use tokio::sync::mpsc as stream_channel;
 /// Live games kept at most; creating one more evicts the least recently
 /// used game without an open page (or, failing that, the least recent).
 pub const MAX_GAMES: usize = 16;
-/// Live streams per game (a page normally holds one).
-pub const MAX_STREAMS_PER_GAME: usize = 4;
+/// Live streams per game (a page normally holds one; a game between two
+/// seats has theirs, the host's and the watchers').
+pub const MAX_STREAMS_PER_GAME: usize = 12;
 /// Events a stream may have waiting to be written; a page that reads none
 /// of them meanwhile is dropped (it reconnects and gets the whole state).
 pub const STREAM_BACKLOG: usize = 512;
@@ -92,6 +93,9 @@ pub struct Saved {
     pub settings: Settings,
     /// The hints asked for, in the order asked.
     pub hints: Vec<Hint>,
+    /// With a clock: the mover's time left after each move, milliseconds
+    /// (PGN `[%clk]`); empty without one.
+    pub clocks: Vec<u64>,
 }
 
 /// A hint a person asked for: the best move shown in the position after
@@ -216,6 +220,8 @@ pub struct Settings {
     /// The level the engine plays its moves at (`None`: full strength);
     /// analysis and hints are always at full strength.
     pub elo: Option<u32>,
+    /// The players' names of a game between two seats (white, black).
+    pub players: Option<[String; 2]>,
 }
 
 impl Default for Settings {
@@ -226,6 +232,115 @@ impl Default for Settings {
             options: Options::default(),
             analyse: false,
             elo: None,
+            players: None,
+        }
+    }
+}
+
+/// How a game ended other than by the rules of the position: a
+/// resignation, an agreed draw, a flag.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ending {
+    /// As in PGN: `1-0`, `0-1`, `1/2-1/2`.
+    pub result: &'static str,
+    /// Why, in words (the PGN's and the library's).
+    pub reason: &'static str,
+    /// The same as a key a page finds its words under.
+    pub key: &'static str,
+}
+
+impl Ending {
+    /// `side` resigns.
+    pub const fn resigns(side: Color) -> Ending {
+        match side {
+            Color::White => Ending {
+                result: "0-1",
+                reason: "White resigns",
+                key: "white_resigned",
+            },
+            Color::Black => Ending {
+                result: "1-0",
+                reason: "Black resigns",
+                key: "black_resigned",
+            },
+        }
+    }
+
+    /// Both sides agreed.
+    pub const AGREED: Ending = Ending {
+        result: "1/2-1/2",
+        reason: "Draw by agreement",
+        key: "agreed",
+    };
+
+    /// `side`'s time ran out; `opponent_can_mate` decides between a loss
+    /// and a draw.
+    pub const fn flag(side: Color, opponent_can_mate: bool) -> Ending {
+        match (side, opponent_can_mate) {
+            (_, false) => Ending {
+                result: "1/2-1/2",
+                reason: "Draw: time ran out, but the opponent cannot mate",
+                key: "flag_draw",
+            },
+            (Color::White, true) => Ending {
+                result: "0-1",
+                reason: "White lost on time",
+                key: "white_flagged",
+            },
+            (Color::Black, true) => Ending {
+                result: "1-0",
+                reason: "Black lost on time",
+                key: "black_flagged",
+            },
+        }
+    }
+
+    /// Every ending, to read one back from the library by its reason.
+    const ALL: [Ending; 6] = [
+        Ending::resigns(Color::White),
+        Ending::resigns(Color::Black),
+        Ending::AGREED,
+        Ending::flag(Color::White, false),
+        Ending::flag(Color::White, true),
+        Ending::flag(Color::Black, true),
+    ];
+
+    /// The ending a library row's result and reason name, if it is one.
+    pub fn of_saved(result: &str, reason: &str) -> Option<Ending> {
+        Ending::ALL
+            .into_iter()
+            .find(|e| e.result == result && e.reason == reason)
+    }
+}
+
+/// What one side has offered the other and waits for an answer to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Offers {
+    /// A draw, offered by this side.
+    pub draw: Option<Color>,
+    /// A takeback, asked for by this side.
+    pub takeback: Option<Color>,
+}
+
+/// An answer to an offer, or making one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OfferStep {
+    /// Offer (a draw) or ask for (a takeback).
+    Offer,
+    /// Accept the other side's offer.
+    Accept,
+    /// Decline it (or take back one's own).
+    Decline,
+}
+
+impl OfferStep {
+    /// `offer` (or `ask`), `accept`, `decline`.
+    pub fn parse(s: &str) -> Option<OfferStep> {
+        match s {
+            "offer" | "ask" => Some(OfferStep::Offer),
+            "accept" => Some(OfferStep::Accept),
+            "decline" => Some(OfferStep::Decline),
+            _ => None,
         }
     }
 }
@@ -332,8 +447,15 @@ pub struct Slot {
     pub hints: Vec<Hint>,
     /// The game review, running or done (dropped when the game changes).
     pub review: Option<review::Handle>,
+    /// A resignation, agreed draw or flag that ended the game.
+    pub ending: Option<Ending>,
+    /// Offers waiting for an answer (seats).
+    pub offers: Offers,
+    /// See [`Saved::clocks`].
+    pub clocks: Vec<u64>,
     next_gen: u64,
-    streams: Vec<(u64, stream_channel::Sender<String>)>,
+    /// Open streams: id, channel, and the seat whose page it is.
+    streams: Vec<(u64, stream_channel::Sender<String>, Option<Color>)>,
     last_used: Instant,
     dispatch: Sender<Dispatch>,
     view: Arc<dyn View>,
@@ -343,7 +465,24 @@ pub struct Slot {
 impl Slot {
     /// The game as the library keeps it, with `settings`.
     fn saved_with(&self, settings: &Settings) -> Saved {
-        saved(self.engine.game(), settings, &self.hints)
+        let mut kept = saved(self.engine.game(), settings, &self.hints);
+        if let Some(e) = &self.ending {
+            kept.result = e.result.into();
+            kept.reason = e.reason.into();
+        }
+        kept.clocks.clone_from(&self.clocks);
+        kept
+    }
+
+    /// `true` once the game has ended: by the rules, or by a resignation,
+    /// an agreed draw or a flag.
+    pub fn over(&self) -> bool {
+        self.ending.is_some() || self.engine.status().is_some()
+    }
+
+    /// `true` while a seat's page has its stream open.
+    pub fn online(&self, side: Color) -> bool {
+        self.streams.iter().any(|(_, _, seat)| *seat == Some(side))
     }
 
     /// Makes the game as it is now durable.
@@ -369,7 +508,7 @@ impl Slot {
     pub fn engine_to_move(&self) -> bool {
         !self.settings.analyse
             && self.settings.sides.plays(self.engine.game().turn())
-            && self.engine.status().is_none()
+            && !self.over()
     }
 
     /// Plays a move given by a person.
@@ -378,7 +517,8 @@ impl Slot {
     /// 409 while it is the engine's turn or after the end; 400 for a bad
     /// or illegal move (the game unchanged).
     pub fn human_move(&mut self, mv: &str) -> Result<(), Refusal> {
-        if self.engine.status().is_some() {
+        self.flag_fall();
+        if self.over() {
             return Err(Refusal::Conflict("the game is over".into()));
         }
         if self.engine_to_move() {
@@ -415,17 +555,155 @@ impl Slot {
             self.changed();
             return Err(engine_error(e));
         }
+        // The mover's clock stops with the move; its time left is kept with it.
+        let clock_before = self.clock;
+        if let Some(c) = &mut self.clock {
+            c.moved(mover);
+            self.clocks
+                .push(u64::try_from(c.left_ms[mover.index()].max(0)).unwrap_or(0));
+        }
         if let Err(e) = self.commit() {
             // Not kept, so not played: the page says why.
             let _ = self.engine.undo();
+            if clock_before.is_some() {
+                self.clock = clock_before;
+                self.clocks.pop();
+            }
             self.changed();
             return Err(e);
         }
-        if let Some(c) = &mut self.clock {
-            c.moved(mover);
+        self.offers = Offers::default();
+        self.changed();
+        Ok(())
+    }
+
+    /// Ends the game on time if the side to move's clock has run out:
+    /// a loss, or a draw where the other side has no mating material.
+    /// Returns `true` if it did.
+    pub fn flag_fall(&mut self) -> bool {
+        let turn = self.engine.game().turn();
+        let out = self
+            .clock
+            .as_ref()
+            .is_some_and(|c| c.now_ms(turn, turn) <= 0);
+        if !out || self.over() {
+            return false;
+        }
+        let can_mate = can_mate(self.engine.game(), !turn);
+        self.end(Ending::flag(turn, can_mate)).is_ok()
+    }
+
+    /// Ends the game with `e`, kept in the library first.
+    ///
+    /// # Errors
+    /// 409 after the end; 507 if the library cannot keep it (the game goes on).
+    pub fn end(&mut self, e: Ending) -> Result<(), Refusal> {
+        if self.over() {
+            return Err(Refusal::Conflict("the game is over".into()));
+        }
+        self.ending = Some(e);
+        if let Err(err) = self.commit() {
+            self.ending = None;
+            return Err(err);
+        }
+        self.run = None;
+        self.offers = Offers::default();
+        self.changed();
+        Ok(())
+    }
+
+    /// A draw offer by `side`, or its answer.
+    ///
+    /// # Errors
+    /// 409 after the end, or when there is nothing to answer.
+    pub fn draw(&mut self, side: Color, answer: OfferStep) -> Result<(), Refusal> {
+        self.flag_fall();
+        if self.over() {
+            return Err(Refusal::Conflict("the game is over".into()));
+        }
+        match (answer, self.offers.draw) {
+            (OfferStep::Offer, _) => self.offers.draw = Some(side),
+            (OfferStep::Accept, Some(by)) if by != side => return self.end(Ending::AGREED),
+            (OfferStep::Decline, Some(_)) => self.offers.draw = None,
+            _ => {
+                return Err(Refusal::Conflict(
+                    "no draw offer of the other side to answer".into(),
+                ))
+            }
         }
         self.changed();
         Ok(())
+    }
+
+    /// A takeback asked for by `side`, or its answer: accepted, the
+    /// asker's last move is taken back (and the other side's reply to it).
+    ///
+    /// # Errors
+    /// 409 after the end, with no move of the asker to take back, or when
+    /// there is nothing to answer; 507 if the library cannot keep it.
+    pub fn takeback(&mut self, side: Color, answer: OfferStep) -> Result<(), Refusal> {
+        self.flag_fall();
+        if self.over() {
+            return Err(Refusal::Conflict("the game is over".into()));
+        }
+        match (answer, self.offers.takeback) {
+            (OfferStep::Offer, _) => {
+                if self.asker_plies(side) == 0 {
+                    return Err(Refusal::Conflict("you have no move to take back".into()));
+                }
+                self.offers.takeback = Some(side);
+            }
+            (OfferStep::Accept, Some(by)) if by != side => {
+                let n = self.asker_plies(by);
+                self.take_back(n)?;
+                return Ok(());
+            }
+            (OfferStep::Decline, Some(_)) => self.offers.takeback = None,
+            _ => {
+                return Err(Refusal::Conflict(
+                    "no takeback request of the other side to answer".into(),
+                ))
+            }
+        }
+        self.changed();
+        Ok(())
+    }
+
+    /// How many plies a takeback for `side` undoes: its last move, and
+    /// the reply to it if the other side has moved since.
+    fn asker_plies(&self, side: Color) -> usize {
+        let plies = self.engine.game().ply_count();
+        let n = if self.engine.game().turn() == side {
+            2
+        } else {
+            1
+        };
+        if plies >= n {
+            n
+        } else {
+            0
+        }
+    }
+
+    /// Takes back `n` plies, all or nothing.
+    fn take_back(&mut self, n: usize) -> Result<(), Refusal> {
+        self.run = None;
+        let before = self.saved_with(&self.settings);
+        let clocks = self.clocks.clone();
+        for _ in 0..n {
+            if self.engine.undo().is_err() {
+                break;
+            }
+        }
+        self.clocks.truncate(self.engine.game().ply_count());
+        self.offers = Offers::default();
+        let kept = self.commit();
+        if kept.is_err() {
+            self.restore(&before);
+            self.clocks = clocks;
+        }
+        self.changed();
+        kept
     }
 
     /// Takes back one move, or two when that gives the turn back to a
@@ -434,6 +712,9 @@ impl Slot {
     /// # Errors
     /// 409 if no move was played.
     pub fn undo(&mut self) -> Result<(), Refusal> {
+        if self.ending.is_some() {
+            return Err(Refusal::Conflict("the game is over".into()));
+        }
         self.run = None;
         let before = self.saved_with(&self.settings);
         if self.engine.undo().is_err() {
@@ -448,6 +729,7 @@ impl Slot {
         {
             let _ = self.engine.undo();
         }
+        self.clocks.truncate(self.engine.game().ply_count());
         let kept = self.commit();
         if kept.is_err() {
             self.restore(&before);
@@ -478,6 +760,9 @@ impl Slot {
         self.scores.clear();
         self.hints.clear();
         self.clock = Clock::for_limit(self.settings.limit);
+        self.clocks.clear();
+        self.ending = None;
+        self.offers = Offers::default();
         self.note = None;
         self.changed();
         Ok(())
@@ -565,7 +850,7 @@ impl Slot {
 
     /// `true` while the game goes on and it is not the engine's turn.
     pub fn human_to_move(&self) -> bool {
-        self.engine.status().is_none() && !self.engine_to_move()
+        !self.over() && !self.engine_to_move()
     }
 
     /// Hints asked for by white and by black.
@@ -580,7 +865,7 @@ impl Slot {
         self.trim_to_game();
         self.last_used = Instant::now();
         if self.run.is_none() {
-            if self.engine.status().is_some() {
+            if self.over() {
                 self.engine.abort();
             } else if self.settings.analyse {
                 let limits = Limits {
@@ -660,12 +945,12 @@ impl Slot {
     pub fn broadcast(&mut self, event: &str, data: &str) {
         let text = format!("event: {event}\ndata: {data}\n\n");
         self.streams
-            .retain(|(_, tx)| tx.try_send(text.clone()).is_ok());
+            .retain(|(_, tx, _)| tx.try_send(text.clone()).is_ok());
     }
 
     /// A stream was closed: with the page's last one gone, its searches stop.
     fn stream_closed(&mut self, stream: u64) {
-        self.streams.retain(|(id, _)| *id != stream);
+        self.streams.retain(|(id, _, _)| *id != stream);
         if self.streams.is_empty() {
             self.run = None;
             self.settings.analyse = false;
@@ -746,6 +1031,7 @@ pub fn saved(game: &AnyGame, settings: &Settings, hints: &[Hint]) -> Saved {
     let (result, reason) = game.status().map_or(("*", ""), outcome_words);
     let plies = game.ply_count();
     Saved {
+        clocks: Vec::new(),
         hints: hints.iter().filter(|h| h.ply <= plies).cloned().collect(),
         variant: game.variant(),
         start: with_game!(game, g => g.start().fen()),
@@ -754,6 +1040,34 @@ pub fn saved(game: &AnyGame, settings: &Settings, hints: &[Hint]) -> Saved {
         reason: reason.into(),
         settings: settings.clone(),
     }
+}
+
+/// `true` unless `side` is left with too little to mate by any sequence of
+/// moves (after the other side's flag): a lone king, or a king and one
+/// knight or bishop, with no vest. Tavreli has no such rule (RULES.md:
+/// nothing leaves its board), so there a flag always loses.
+pub fn can_mate(game: &AnyGame, side: Color) -> bool {
+    if game.variant() == Variant::Tavreli {
+        return true;
+    }
+    let pieces: Vec<PieceParts> = with_game!(game, g => {
+        let pos = g.position();
+        movegen::Square::all()
+            .flat_map(|sq| pos.tokens(sq))
+            .map(|t| t.parts)
+            .filter(|p| p.color == side)
+            .collect()
+    });
+    let mut minors = 0;
+    for p in &pieces {
+        match p.role {
+            _ if p.vest.is_some() => return true,
+            Role::King => {}
+            Role::Knight | Role::Bishop => minors += 1,
+            _ => return true,
+        }
+    }
+    minors >= 2
 }
 
 /// The library's failures become refusals that name the cause.
@@ -830,6 +1144,10 @@ impl Registry {
         std::thread::Builder::new()
             .name("dispatch".into())
             .spawn(move || dispatcher(&weak, &rx))?;
+        let weak = Arc::downgrade(&reg);
+        std::thread::Builder::new()
+            .name("flags".into())
+            .spawn(move || flag_watch(&weak))?;
         Ok(reg)
     }
 
@@ -853,7 +1171,7 @@ impl Registry {
             .library
             .create(&saved(engine.game(), &settings, &[]))
             .map_err(storage_error)?;
-        Ok(self.insert(id, engine, settings, Vec::new()))
+        Ok(self.insert(id, engine, settings, Vec::new(), None, Vec::new()))
     }
 
     /// Makes a game live under `id`, evicting one if [`MAX_GAMES`] are
@@ -865,8 +1183,19 @@ impl Registry {
         engine: Engine,
         settings: Settings,
         hints: Vec<Hint>,
+        ending: Option<Ending>,
+        clocks: Vec<u64>,
     ) -> Arc<Mutex<Slot>> {
-        let clock = Clock::for_limit(settings.limit);
+        let mut clock = Clock::for_limit(settings.limit);
+        // Each side's time as it was after its last move (the clock of a
+        // game reloaded from the library restarts now).
+        if let Some(c) = &mut clock {
+            let first = with_game!(engine.game(), g => g.start().turn());
+            for (i, &left) in clocks.iter().enumerate() {
+                let mover = if i % 2 == 0 { first } else { !first };
+                c.left_ms[mover.index()] = i64::try_from(left).unwrap_or(i64::MAX);
+            }
+        }
         let slot = Arc::new(Mutex::new(Slot {
             id,
             engine,
@@ -880,6 +1209,9 @@ impl Registry {
             scores: Vec::new(),
             hints,
             review: None,
+            ending,
+            offers: Offers::default(),
+            clocks,
             next_gen: 0,
             streams: Vec::new(),
             last_used: Instant::now(),
@@ -935,7 +1267,10 @@ impl Registry {
         let mut settings = kept.settings;
         settings.analyse = false;
         let engine = build_engine(kept.variant, Some(&kept.start), &moves, &settings.options)?;
-        Ok(self.insert(n, engine, settings, kept.hints))
+        // A game that ended by resignation, agreement or a flag stays ended.
+        let ending =
+            Ending::of_saved(&kept.result, &kept.reason).filter(|_| engine.status().is_none());
+        Ok(self.insert(n, engine, settings, kept.hints, ending, kept.clocks))
     }
 
     /// Forgets the live game `id` (deleted from the library): its page's
@@ -949,7 +1284,11 @@ impl Registry {
     ///
     /// # Errors
     /// 429 when the game has [`MAX_STREAMS_PER_GAME`] streams open.
-    pub fn subscribe(&self, slot: &Mutex<Slot>) -> Result<(u64, StreamEvents), Refusal> {
+    pub fn subscribe(
+        &self,
+        slot: &Mutex<Slot>,
+        seat: Option<Color>,
+    ) -> Result<(u64, StreamEvents), Refusal> {
         let mut s = lock(slot);
         if s.streams.len() >= MAX_STREAMS_PER_GAME {
             return Err(Refusal::TooMany(
@@ -960,8 +1299,14 @@ impl Registry {
         let (tx, rx) = stream_channel::channel(STREAM_BACKLOG);
         let state = s.view.state(&s);
         let _ = tx.try_send(format!("event: state\ndata: {state}\n\n"));
-        s.streams.push((id, tx));
+        s.streams.push((id, tx, seat));
         s.last_used = Instant::now();
+        // The other seat sees this one come online.
+        if seat.is_some() {
+            s.version += 1;
+            let state = s.view.state(&s);
+            s.broadcast("state", &state);
+        }
         // A page that comes back (its stream dropped and reconnected) finds
         // its engine thinking again if it is the engine's turn.
         if s.run.is_none() && s.engine_to_move() {
@@ -991,6 +1336,27 @@ impl Registry {
             }
         }
         failed
+    }
+}
+
+/// How often the clocks are looked at for a flag.
+const FLAG_CHECK: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// Ends on time every live game whose side to move has no time left, even
+/// with nobody sending a request; stops with the registry.
+fn flag_watch(reg: &std::sync::Weak<Registry>) {
+    loop {
+        std::thread::sleep(FLAG_CHECK);
+        let Some(reg) = reg.upgrade() else { return };
+        let clocked: Vec<Arc<Mutex<Slot>>> = lock(&reg.games)
+            .values()
+            .filter(|s| s.try_lock().is_ok_and(|s| s.clock.is_some()))
+            .cloned()
+            .collect();
+        drop(reg);
+        for slot in clocked {
+            lock(&slot).flag_fall();
+        }
     }
 }
 

@@ -52,6 +52,15 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE games ADD COLUMN tags TEXT NOT NULL DEFAULT '';
     ALTER TABLE games ADD COLUMN digest TEXT;
     CREATE INDEX games_digest ON games(digest)",
+    // 4: the clocks after each move ([%clk]), and the secrets of the seats
+    // of games between two people (and of their watchers).
+    "ALTER TABLE games ADD COLUMN clocks TEXT NOT NULL DEFAULT '';
+    CREATE TABLE seats (
+        secret TEXT PRIMARY KEY,
+        game INTEGER NOT NULL,
+        role TEXT NOT NULL,
+        name TEXT NOT NULL DEFAULT ''
+    )",
 ];
 
 /// How long a write waits for another server on the same file.
@@ -198,7 +207,7 @@ impl Store {
         migrate(&conn).map_err(|e| format!("cannot set up the game library {path}: {e}"))?;
         // A read-only library keeps its empty rows; nothing else is lost.
         let _ = conn.execute(
-            "DELETE FROM games WHERE plies = 0 AND origin = 'played' AND updated < ?1",
+            "DELETE FROM games WHERE plies = 0 AND origin = 'played' AND result = '*' AND updated < ?1",
             [now() - EMPTY_KEPT_S],
         );
         Ok(Store {
@@ -279,9 +288,12 @@ impl Store {
     /// # Errors
     /// The database's reason (a read-only file).
     pub fn delete(&self, id: u64) -> Result<bool, String> {
-        let n = self
-            .conn()
+        let conn = self.conn();
+        let n = conn
             .execute("DELETE FROM games WHERE id = ?1", [key(id)?])
+            .map_err(text)?;
+        // Its seats open nothing any more.
+        conn.execute("DELETE FROM seats WHERE game = ?1", [key(id)?])
             .map_err(text)?;
         Ok(n > 0)
     }
@@ -337,8 +349,8 @@ impl Library for Store {
         let mut conn = self.conn();
         let tx = conn.transaction().map_err(text)?;
         tx.execute(
-            "INSERT INTO games (variant, start, moves, plies, result, reason, settings, white, black, origin, started, updated, hints, tags, digest)
-             SELECT variant, start, moves, plies, result, reason, settings, white, black, origin, started, updated, hints, tags, digest
+            "INSERT INTO games (variant, start, moves, plies, result, reason, settings, white, black, origin, started, updated, hints, tags, digest, clocks)
+             SELECT variant, start, moves, plies, result, reason, settings, white, black, origin, started, updated, hints, tags, digest, clocks
              FROM games WHERE id = ?1 AND plies > 0",
             [key(id)?],
         )
@@ -365,7 +377,60 @@ impl Library for Store {
     }
 }
 
+/// One secret of a game between two people: a seat (`white`, `black`)
+/// or the watchers' (`watch`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatRow {
+    /// The secret (32 hex digits).
+    pub secret: String,
+    /// The game it opens.
+    pub game: u64,
+    /// `white`, `black` or `watch`.
+    pub role: String,
+    /// The player's name (empty for watchers).
+    pub name: String,
+}
+
 impl Store {
+    /// Every seat of every game.
+    ///
+    /// # Errors
+    /// The database's reason.
+    pub fn seats(&self) -> Result<Vec<SeatRow>, String> {
+        let conn = self.conn();
+        let mut stmt = conn
+            .prepare("SELECT secret, game, role, name FROM seats")
+            .map_err(text)?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok(SeatRow {
+                    secret: r.get(0)?,
+                    game: u64::try_from(r.get::<_, i64>(1)?).unwrap_or(0),
+                    role: r.get(2)?,
+                    name: r.get(3)?,
+                })
+            })
+            .map_err(text)?;
+        rows.map(|r| r.map_err(text)).collect()
+    }
+
+    /// Keeps the seats of one game, all or none.
+    ///
+    /// # Errors
+    /// The database's reason.
+    pub fn add_seats(&self, seats: &[SeatRow]) -> Result<(), String> {
+        let mut conn = self.conn();
+        let tx = conn.transaction().map_err(text)?;
+        for seat in seats {
+            tx.execute(
+                "INSERT INTO seats (secret, game, role, name) VALUES (?1, ?2, ?3, ?4)",
+                params![seat.secret, key(seat.game)?, seat.role, seat.name],
+            )
+            .map_err(text)?;
+        }
+        tx.commit().map_err(text)
+    }
+
     /// Game `id` with everything the library knows of it.
     ///
     /// # Errors
@@ -384,16 +449,16 @@ impl Store {
 }
 
 /// The games the library shows: a game played here enters it with its
-/// first move (a visit that played nothing is no game); an imported one
-/// always.
-const KEPT: &str = "(plies > 0 OR origin = 'imported')";
+/// first move or its end (a visit that played nothing is no game, a
+/// resignation before any move is); an imported one always.
+const KEPT: &str = "(plies > 0 OR origin = 'imported' OR result <> '*')";
 
 /// A game played here that never got a move is forgotten after this long
 /// (its page may still be open for a while; after that a reload starts anew).
 const EMPTY_KEPT_S: i64 = 7 * 86_400;
 
 /// The columns [`entry`] reads, in its order.
-const COLUMNS: &str = "id, variant, start, moves, result, reason, settings, white, black, origin, started, updated, hints, plies, tags";
+const COLUMNS: &str = "id, variant, start, moves, result, reason, settings, white, black, origin, started, updated, hints, plies, tags, clocks";
 
 /// A count as SQLite stores integers.
 fn count(n: usize) -> i64 {
@@ -418,8 +483,8 @@ fn insert(
 ) -> Result<u64, String> {
     let t = now();
     conn.execute(
-        "INSERT INTO games (variant, start, moves, plies, result, reason, settings, white, black, origin, started, updated, hints)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11, ?12)",
+        "INSERT INTO games (variant, start, moves, plies, result, reason, settings, white, black, origin, started, updated, hints, clocks)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11, ?12, ?13)",
         params![
             game.variant.name(),
             game.start,
@@ -432,7 +497,8 @@ fn insert(
             black,
             origin,
             t,
-            hints_text(&game.hints)
+            hints_text(&game.hints),
+            clocks_text(&game.clocks)
         ],
     )
     .map_err(text)?;
@@ -445,15 +511,15 @@ fn upsert(conn: &Connection, id: u64, game: &Saved) -> Result<(), String> {
     let (white, black) = players(&game.settings);
     let t = now();
     conn.execute(
-        "INSERT INTO games (id, variant, start, moves, plies, result, reason, settings, white, black, started, updated, hints)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11, ?12)
+        "INSERT INTO games (id, variant, start, moves, plies, result, reason, settings, white, black, started, updated, hints, clocks)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11, ?12, ?13)
          ON CONFLICT(id) DO UPDATE SET variant = excluded.variant, start = excluded.start,
            moves = excluded.moves, plies = excluded.plies, result = excluded.result,
            reason = excluded.reason, settings = excluded.settings,
            white = CASE WHEN origin = 'imported' THEN white ELSE excluded.white END,
            black = CASE WHEN origin = 'imported' THEN black ELSE excluded.black END,
            digest = CASE WHEN moves = excluded.moves THEN digest ELSE NULL END,
-           updated = excluded.updated, hints = excluded.hints",
+           updated = excluded.updated, hints = excluded.hints, clocks = excluded.clocks",
         params![
             key(id)?,
             game.variant.name(),
@@ -466,7 +532,8 @@ fn upsert(conn: &Connection, id: u64, game: &Saved) -> Result<(), String> {
             white,
             black,
             t,
-            hints_text(&game.hints)
+            hints_text(&game.hints),
+            clocks_text(&game.clocks)
         ],
     )
     .map_err(text)?;
@@ -483,6 +550,7 @@ fn entry(r: &Row<'_>) -> rusqlite::Result<Result<Entry, String>> {
     let hints: String = r.get(12)?;
     let plies: i64 = r.get(13)?;
     let tags: String = r.get(14)?;
+    let clocks: String = r.get(15)?;
     let Some(variant) = Variant::from_name(&variant) else {
         return Ok(Err(format!(
             "game {id} has an unknown variant \"{variant}\""
@@ -498,6 +566,10 @@ fn entry(r: &Row<'_>) -> rusqlite::Result<Result<Entry, String>> {
             reason: r.get(5)?,
             settings: settings_from_json(&settings),
             hints: hints_from_text(&hints),
+            clocks: clocks
+                .split_whitespace()
+                .filter_map(|c| c.parse().ok())
+                .collect(),
         },
         white: r.get(7)?,
         black: r.get(8)?,
@@ -507,6 +579,14 @@ fn entry(r: &Row<'_>) -> rusqlite::Result<Result<Entry, String>> {
         plies: usize::try_from(plies).unwrap_or(0),
         tags: tags_from_json(&tags),
     }))
+}
+
+fn clocks_text(clocks: &[u64]) -> String {
+    clocks
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn tags_json(tags: &[(String, String)]) -> String {
@@ -658,6 +738,9 @@ pub fn engine_name(elo: Option<u32>) -> String {
 
 /// The names the list shows for White and Black.
 fn players(s: &Settings) -> (String, String) {
+    if let Some([white, black]) = &s.players {
+        return (white.clone(), black.clone());
+    }
     let name = |c: Color| {
         if s.sides.plays(c) {
             match s.elo {
@@ -696,6 +779,7 @@ pub fn settings_json(s: &Settings) -> Value {
         "multipv": s.options.multipv,
         "elo": s.elo,
         "seed": s.options.seed,
+        "players": s.players,
     })
 }
 
@@ -760,6 +844,10 @@ pub fn settings_from_json(text: &str) -> Settings {
         .as_u64()
         .and_then(|e| u32::try_from(e).ok())
         .map(|e| e.clamp(engine::levels::ELO_MIN, engine::levels::ELO_MAX));
+    s.players = match (v["players"][0].as_str(), v["players"][1].as_str()) {
+        (Some(w), Some(b)) => Some([w.to_string(), b.to_string()]),
+        _ => None,
+    };
     s
 }
 
@@ -788,6 +876,7 @@ mod tests {
             reason: String::new(),
             settings: Settings::default(),
             hints: Vec::new(),
+            clocks: Vec::new(),
         }
     }
 
@@ -894,7 +983,7 @@ mod tests {
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .unwrap();
         assert_eq!(usize::try_from(v).unwrap(), VERSION);
-        assert_eq!(VERSION, 3);
+        assert_eq!(VERSION, 4);
         let old = store.list(None, None).unwrap();
         assert_eq!(old.len(), 1);
         assert_eq!(old[0].game.moves, ["e2e4", "e7e5"]);
