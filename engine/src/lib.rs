@@ -1,18 +1,17 @@
 //! The volkhv search library: game state, search, transposition table,
-//! time management, bench and self-play data generation. It knows no
-//! protocol, HTTP or JSON: the `volkhv` binary's shims and web board are
-//! built on it.
+//! time management and bench. It knows no protocol, HTTP or JSON, and
+//! carries no progress bar or opening books (self-play data and OpenBench's
+//! openings are the `selfplay` crate): the `volkhv` binary's shims and web
+//! board are built on it.
 //!
 //! `Engine` is the one interface the front ends talk to: plain methods that
 //! return at once; search results arrive as [`SearchEvent`]s through a
 //! callback.
 
 pub mod bench;
-pub mod datagen;
 pub mod engine;
 pub mod error;
 pub mod game;
-pub mod genfens;
 pub mod levels;
 pub mod limits;
 pub mod perft;

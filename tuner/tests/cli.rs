@@ -1,9 +1,9 @@
 //! `volkhv-tune` end to end: datagen data in, a loss per epoch and a
 //! parsable table out; bad arguments exit with status 2.
 
-use engine::datagen::{self, Config};
 use eval::plunder::{PlunderWeights, PLUNDER};
 use eval::weights::Table;
+use selfplay::datagen::{self, Config};
 use std::path::PathBuf;
 use std::process::Command;
 

@@ -2,9 +2,9 @@
 //! unchanged in every variant, a variant's network trains on binary data
 //! with the held-out losses printed, and bad input is refused.
 
-use engine::datagen::{self, Config};
 use eval::nets::Features;
 use movegen::{Plunder, Tavreli, Variant};
+use selfplay::datagen::{self, Config};
 use std::path::PathBuf;
 use std::process::{Command, Output};
 

@@ -5,7 +5,7 @@
 //! volkhv bench [depth]   search the bench positions, print total nodes and nps
 //! volkhv match ...       play engine-vs-engine matches
 //! volkhv datagen ...     self-play training data for the tuner
-//! volkhv genfens N seed S book B   openings for OpenBench (see `engine::genfens`)
+//! volkhv genfens N seed S book B   openings for OpenBench (see `selfplay::genfens`)
 //! volkhv serve ...       the web board (see `volkhv serve --help`)
 //! volkhv --help | --version
 //! ```
@@ -40,7 +40,7 @@ usage:
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if let Some(words) = engine::genfens::request_words(&args) {
+    if let Some(words) = selfplay::genfens::request_words(&args) {
         return genfens_command(&words);
     }
     match args.first().map(String::as_str) {
@@ -107,7 +107,7 @@ fn bench_command(rest: &[String]) -> ExitCode {
 }
 
 fn datagen_command(rest: &[String]) -> ExitCode {
-    use engine::datagen;
+    use selfplay::datagen;
     if matches!(rest, [h] if h == "--help" || h == "-h") {
         println!("{}", datagen::USAGE);
         return ExitCode::SUCCESS;
@@ -135,7 +135,7 @@ fn datagen_command(rest: &[String]) -> ExitCode {
 }
 
 fn genfens_command(words: &[String]) -> ExitCode {
-    match engine::genfens::run(words, &mut |l| println!("{l}")) {
+    match selfplay::genfens::run(words, &mut |l| println!("{l}")) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("volkhv genfens: {e}");

@@ -3,8 +3,8 @@
 //! it, the output does not depend on the concurrency, runs append, and bad
 //! arguments exit with status 2 and a one-line reason.
 
-use engine::datagen::{play_any, Config, Record};
 use movegen::{Chess, Plunder, Position, Tavreli, Variant};
+use selfplay::datagen::{play_any, Config, Record};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

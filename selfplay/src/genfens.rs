@@ -17,9 +17,9 @@
 //! lines.
 
 use crate::datagen::search_move;
-use crate::game::Game;
-use crate::limits::{Limits, Options, Score};
-use crate::search::{Shared, STACK_SIZE};
+use engine::game::Game;
+use engine::limits::{Limits, Options, Score};
+use engine::search::{Shared, STACK_SIZE};
 use eval::Evaluate;
 use movegen::{with_variant, MoveList, Position, SplitMix, Variant};
 use notation::openings::{parse_openings, Opening};

@@ -22,10 +22,10 @@
 //! dropped and played again), so the file is the one an uninterrupted run
 //! writes.
 
-use crate::game::Game;
-use crate::limits::{EventSink, Options};
-use crate::limits::{Limits, Score, SearchEvent};
-use crate::search::{self, Shared, STACK_SIZE};
+use engine::game::Game;
+use engine::limits::{EventSink, Options};
+use engine::limits::{Limits, Score, SearchEvent};
+use engine::search::{self, Shared, STACK_SIZE};
 use eval::Evaluate;
 use movegen::{with_variant, Color, MoveList, Position, SplitMix, Variant};
 use records::binary::{self, Grammar, Header, RECORD_BYTES};
