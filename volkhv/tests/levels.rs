@@ -133,11 +133,13 @@ fn lower_levels_miss_more_tactics() {
         .collect();
     eprintln!("miss rates over {} positions: {rates:?}", positions.len());
     let (low, mid, high) = (rates[0].1, rates[1].1, rates[2].1);
-    // Measured (seeded, so exact; the chess network of session 28): 600
-    // misses 9 of 40, 1200 3, 2000 1 (with the first network 13, 4, 0).
-    assert!(low >= 0.2, "the weakest level misses often: {rates:?}");
-    assert!(low >= high + 0.1, "weaker misses more: {rates:?}");
+    // Order and spacing, not an absolute rate: a new network moves every
+    // level's rate, and the calibration matches (scripts/calibrate_levels.sh)
+    // say what each level is worth. Measured (seeded, so exact; the chess
+    // network of session 28): 600 misses 9 of 40, 1200 3, 2000 1 (with the
+    // first network 13, 4, 0).
     assert!(low >= mid && mid >= high, "ordered: {rates:?}");
+    assert!(low >= high + 0.1, "spaced: 600 misses at least 4 more of 40 than 2000: {rates:?}");
 }
 
 #[test]

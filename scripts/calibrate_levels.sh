@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Calibrates the levels against Stockfish 15.1's UCI_Elo (CCRL-anchored): for each X, volkhv
+# at UCI_LimitStrength/UCI_Elo X plays Stockfish at the same X, 10+0.1, the repository's
+# openings with both colours, and the table between the calibration markers of docs/levels.md
+# is rewritten with the results (a row per X, the build and the date). Run it after every change
+# to evaluation or search that moves the bench (docs/levels.md).
+#
+#   scripts/calibrate_levels.sh [X ...]            default: 1500 2000, 100 games each
+#   GAMES=40 OPENINGS=FILE TC=10+0.1 CONCURRENCY=2 scripts/calibrate_levels.sh 1500 2500
+#
+# Needs target/release/volkhv (cargo build --release) and /usr/games/stockfish
+# (scripts/install-peers.sh). The PGNs go to target/calibration/.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+volkhv=${VOLKHV:-$root/target/release/volkhv}
+stockfish=${STOCKFISH:-/usr/games/stockfish}
+games=${GAMES:-100}
+tc=${TC:-10+0.1}
+openings=${OPENINGS:-$root/tests/data/openings-chess.txt}
+concurrency=${CONCURRENCY:-2}
+doc=${DOC:-$root/docs/levels.md}
+out=$root/target/calibration
+levels=("$@")
+[ ${#levels[@]} -gt 0 ] || levels=(1500 2000)
+
+for tool in "$volkhv" "$stockfish"; do
+  [ -x "$tool" ] || { echo "calibrate_levels: $tool is missing" >&2; exit 2; }
+done
+for x in "${levels[@]}"; do
+  [[ $x =~ ^[0-9]+$ ]] && [ "$x" -ge 500 ] && [ "$x" -le 2500 ] ||
+    { echo "calibrate_levels: a level is a UCI_Elo from 500 to 2500, not \"$x\"" >&2; exit 2; }
+done
+grep -q '<!-- calibration:begin -->' "$doc" && grep -q '<!-- calibration:end -->' "$doc" ||
+  { echo "calibrate_levels: $doc has no calibration markers" >&2; exit 2; }
+mkdir -p "$out"
+
+build=$(git -C "$root" rev-parse --short HEAD)
+bench=$("$volkhv" bench 2>/dev/null | tail -n 1 | awk '{print $1}')
+rows=""
+for x in "${levels[@]}"; do
+  echo "calibrate_levels: UCI_Elo $x, $games games at $tc" >&2
+  summary=$("$volkhv" match --variant chess \
+    --engine "cmd=$volkhv name=volkhv-$x option.UCI_LimitStrength=true option.UCI_Elo=$x" \
+    --engine "cmd=$stockfish name=stockfish-$x option.UCI_LimitStrength=true option.UCI_Elo=$x" \
+    --tc "$tc" --timemargin 500 --games "$games" --repeat --openings "$openings" \
+    --concurrency "$concurrency" --pgn "$out/levels-$x.pgn" | tail -n 4)
+  echo "$summary" >&2
+  # "Games: 100, Wins: 44, Draws: 4, Losses: 52, Points: 46.0 (46.00%)"
+  # "Elo: -27.85 +/- 68.10, 95% interval [-96.0, 39.1], LOS: ..."
+  read -r w d l pct < <(sed -n 's/.*Wins: \([0-9]*\), Draws: \([0-9]*\), Losses: \([0-9]*\), Points: [0-9.]* (\([0-9.]*\)%).*/\1 \2 \3 \4/p' <<<"$summary")
+  read -r elo err < <(sed -n 's/^Elo: \([-0-9.inf]*\) +\/- \([0-9.inf]*\).*/\1 \2/p' <<<"$summary")
+  [ -n "${w:-}" ] && [ -n "${elo:-}" ] || { echo "calibrate_levels: no result for $x" >&2; exit 1; }
+  verdict=$(awk -v p="$pct" 'BEGIN { print (p >= 36 && p <= 64) ? "yes" : "**no**" }')
+  rows+="| $x | $games | +$w =$d −$l | $pct % | $elo ± $err | $verdict |"$'\n'
+done
+
+table="<!-- calibration:begin -->
+Last run: $(date -u +%Y-%m-%d), build \`$build\` (\`Bench: $bench\`), $tc, \`$(basename "$openings")\`, \`scripts/calibrate_levels.sh ${levels[*]}\`.
+
+| X | games | W/D/L (volkhv) | score | Elo (95 %) | within ±100 (36–64 %) |
+|---|---|---|---|---|---|
+${rows%$'\n'}
+<!-- calibration:end -->"
+python3 - "$doc" "$table" <<'EOF'
+import re, sys
+path, table = sys.argv[1], sys.argv[2]
+text = open(path, encoding="utf-8").read()
+new = re.sub(r"<!-- calibration:begin -->.*?<!-- calibration:end -->", lambda m: table, text, flags=re.S)
+open(path, "w", encoding="utf-8").write(new)
+EOF
+echo "calibrate_levels: $doc rewritten" >&2
