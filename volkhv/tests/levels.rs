@@ -139,7 +139,10 @@ fn lower_levels_miss_more_tactics() {
     // network of session 28): 600 misses 9 of 40, 1200 3, 2000 1 (with the
     // first network 13, 4, 0).
     assert!(low >= mid && mid >= high, "ordered: {rates:?}");
-    assert!(low >= high + 0.1, "spaced: 600 misses at least 4 more of 40 than 2000: {rates:?}");
+    assert!(
+        low >= high + 0.1,
+        "spaced: 600 misses at least 4 more of 40 than 2000: {rates:?}"
+    );
 }
 
 #[test]

@@ -4,7 +4,7 @@
 // do is the server's to decide; the page only shows what applies.
 
 import { get, post } from "./api.js";
-import { t } from "./i18n.js";
+import { t, lang } from "./i18n.js";
 import { errorText } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -17,6 +17,9 @@ export function enterRole(you) {
 }
 
 const other = (side) => (side === "white" ? "black" : "white");
+
+// "white", "белые", "ақ": a side's name inside a sentence.
+const sideWord = (side) => t(`color.${side}`).toLocaleLowerCase(lang);
 
 // The offer of the other side that `mine` is to answer, if any.
 function incoming(s, mine) {
@@ -41,7 +44,7 @@ export function renderSeat(app) {
     span.className = p.online ? "online" : "away";
     span.textContent = t("seat.player", {
       name: p.name,
-      side: t(`color.${side}`),
+      side: sideWord(side),
       state: t(p.online ? "seat.online" : "seat.away"),
     });
     line.append(span);
@@ -99,8 +102,8 @@ function showLinks(links) {
   const ul = $("invite-links");
   ul.textContent = "";
   const rows = [
-    ["white", t("invite.link", { name: links.white.name, side: t("color.white") })],
-    ["black", t("invite.link", { name: links.black.name, side: t("color.black") })],
+    ["white", t("invite.link", { name: links.white.name, side: sideWord("white") })],
+    ["black", t("invite.link", { name: links.black.name, side: sideWord("black") })],
     ["watch", t("invite.watch")],
   ];
   for (const [key, label] of rows) {
