@@ -2,8 +2,8 @@
 # Calibrates the levels against Stockfish 15.1's UCI_Elo (CCRL-anchored): for each X, volkhv
 # at UCI_LimitStrength/UCI_Elo X plays Stockfish at the same X, 10+0.1, the repository's
 # openings with both colours, and the table between the calibration markers of docs/levels.md
-# is rewritten with the results (a row per X, the build and the date). Run it after every change
-# to evaluation or search that moves the bench (docs/levels.md).
+# gets a row per X played, with the build and the date (the rows of levels not played stay). Run
+# it after every change to evaluation or search that moves the bench (docs/levels.md).
 #
 #   scripts/calibrate_levels.sh [X ...]            default: 1500 2000, 100 games each
 #   GAMES=40 OPENINGS=FILE TC=10+0.1 CONCURRENCY=2 scripts/calibrate_levels.sh 1500 2500
@@ -51,21 +51,27 @@ for x in "${levels[@]}"; do
   read -r elo err < <(sed -n 's/^Elo: \([-0-9.inf]*\) +\/- \([0-9.inf]*\).*/\1 \2/p' <<<"$summary")
   [ -n "${w:-}" ] && [ -n "${elo:-}" ] || { echo "calibrate_levels: no result for $x" >&2; exit 1; }
   verdict=$(awk -v p="$pct" 'BEGIN { print (p >= 36 && p <= 64) ? "yes" : "**no**" }')
-  rows+="| $x | $games | +$w =$d −$l | $pct % | $elo ± $err | $verdict |"$'\n'
+  rows+="| $x | $games | +$w =$d −$l | $pct % | $elo ± $err | $verdict | \`$build\` (\`Bench: $bench\`), $(date -u +%Y-%m-%d), $tc, $(basename "$openings") |"$'\n'
 done
 
-table="<!-- calibration:begin -->
-Last run: $(date -u +%Y-%m-%d), build \`$build\` (\`Bench: $bench\`), $tc, \`$(basename "$openings")\`, \`scripts/calibrate_levels.sh ${levels[*]}\`.
-
-| X | games | W/D/L (volkhv) | score | Elo (95 %) | within ±100 (36–64 %) |
-|---|---|---|---|---|---|
-${rows%$'\n'}
-<!-- calibration:end -->"
-python3 - "$doc" "$table" <<'EOF'
+# Each level played gets its new row; the other levels' rows stay, with their own build and date.
+python3 - "$doc" "$rows" <<'PY'
 import re, sys
-path, table = sys.argv[1], sys.argv[2]
+path, new_rows = sys.argv[1], sys.argv[2]
 text = open(path, encoding="utf-8").read()
-new = re.sub(r"<!-- calibration:begin -->.*?<!-- calibration:end -->", lambda m: table, text, flags=re.S)
-open(path, "w", encoding="utf-8").write(new)
-EOF
+block = re.search(r"<!-- calibration:begin -->.*?<!-- calibration:end -->", text, flags=re.S)
+rows = {}
+for line in block.group(0).splitlines() + new_rows.strip().splitlines():
+    m = re.match(r"\| (\d+) \| \d+ \|", line)
+    if m:
+        rows[int(m.group(1))] = line
+table = "\n".join([
+    "<!-- calibration:begin -->",
+    "| X | games | W/D/L (volkhv) | score | Elo (95 %) | within ±100 (36–64 %) | build, date, time control, openings |",
+    "|---|---|---|---|---|---|---|",
+    *[rows[x] for x in sorted(rows)],
+    "<!-- calibration:end -->",
+])
+open(path, "w", encoding="utf-8").write(text[:block.start()] + table + text[block.end():])
+PY
 echo "calibrate_levels: $doc rewritten" >&2

@@ -30,6 +30,9 @@ macro_rules! for_each_variant {
                 gui_native: true,
                 // Move lists in PGN and on the board are SAN.
                 san: true,
+                // K v K, K+N v K, K+B v K are drawn (RULES.md §1): a side can
+                // be left without the material to mate.
+                material_runs_out: true,
                 // Depth at which one thread needs about a second per bench
                 // position (the Lazy SMP time-to-depth suite).
                 suite_depth: 18,
@@ -60,6 +63,8 @@ macro_rules! for_each_variant {
                 gui_native: false,
                 // SAN has no way to name a vest: move strings.
                 san: false,
+                // As chess, where no vest is on the board.
+                material_runs_out: true,
                 suite_depth: 15,
                 bench: [
                     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -84,6 +89,8 @@ macro_rules! for_each_variant {
                 gui_native: false,
                 // SAN has no way to name a tower split: move strings.
                 san: false,
+                // Nothing ever leaves the board: no insufficient material.
+                material_runs_out: false,
                 suite_depth: 13,
                 bench: [
                     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -139,6 +146,7 @@ macro_rules! define_variants {
         xboard_pieces: [$($piece:literal),*],
         gui_native: $native:literal,
         san: $san:literal,
+        material_runs_out: $runs_out:literal,
         suite_depth: $suite:literal,
         bench: [$($fen:literal),* $(,)?],
      })*) => {
@@ -224,6 +232,16 @@ macro_rules! define_variants {
             pub const fn uses_san(self) -> bool {
                 match self {
                     $(Variant::$variant => $san,)*
+                }
+            }
+
+            /// `true` if a side can be left without the material to mate
+            /// (chess and plunder have insufficient-material draws; Tavreli
+            /// keeps every piece on the board).
+            #[must_use]
+            pub const fn material_runs_out(self) -> bool {
+                match self {
+                    $(Variant::$variant => $runs_out,)*
                 }
             }
 

@@ -265,142 +265,89 @@ fn seats_play_their_own_side_and_the_library_keeps_the_resignation() {
 fn draws_by_agreement_and_takebacks_need_the_other_side() {
     let (s, host) = shared();
     let g = seated(&s, &host, &json!({"variant": "chess"}));
-    let path = |a: &str| format!("/api/games/{}/{a}", g.game);
+    // One seat's offer or answer: `what` is draw or takeback.
+    let step = |who: &str, what: &str, action: &str| {
+        call(
+            &s,
+            who,
+            "POST",
+            &format!("/api/games/{}/{what}", g.game),
+            &json!({ "action": action }),
+        )
+    };
     assert_eq!(mv(&s, &g.white, &g.game, "e2e4").0, 200);
     // A takeback: asked by White, accepted by Black, White's move is gone.
-    let (status, v) = call(
-        &s,
-        &g.white,
-        "POST",
-        &path("takeback"),
-        &json!({"action": "ask"}),
-    );
+    let (status, v) = step(&g.white, "takeback", "ask");
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["offers"]["takeback"], "white");
-    let (status, _) = call(
-        &s,
-        &g.white,
-        "POST",
-        &path("takeback"),
-        &json!({"action": "accept"}),
-    );
+    let (status, _) = step(&g.white, "takeback", "accept");
     assert_eq!(status, 409, "one's own request is not answered by oneself");
-    let (status, v) = call(
-        &s,
-        &g.black,
-        "POST",
-        &path("takeback"),
-        &json!({"action": "accept"}),
-    );
+    let (status, v) = step(&g.black, "takeback", "accept");
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["history"].as_array().unwrap().len(), 0);
     assert_eq!(v["offers"]["takeback"], Value::Null);
     // A move clears an offer that was not answered.
     assert_eq!(mv(&s, &g.white, &g.game, "d2d4").0, 200);
-    let (_, v) = call(
-        &s,
-        &g.black,
-        "POST",
-        &path("draw"),
-        &json!({"action": "offer"}),
-    );
+    let (_, v) = step(&g.black, "draw", "offer");
     assert_eq!(v["offers"]["draw"], "black");
-    let (_, v) = call(
-        &s,
-        &g.white,
-        "POST",
-        &path("draw"),
-        &json!({"action": "decline"}),
-    );
+    let (_, v) = step(&g.white, "draw", "decline");
     assert_eq!(v["offers"]["draw"], Value::Null);
-    let (status, _) = call(
-        &s,
-        &g.white,
-        "POST",
-        &path("draw"),
-        &json!({"action": "accept"}),
-    );
+    let (status, _) = step(&g.white, "draw", "accept");
     assert_eq!(status, 409, "nothing to accept");
-    let (status, v) = call(
-        &s,
-        &g.white,
-        "POST",
-        &path("draw"),
-        &json!({"action": "maybe"}),
-    );
+    let (status, v) = step(&g.white, "draw", "maybe");
     assert_eq!(status, 400, "{v}");
     // Offered and accepted: a draw by agreement.
-    let (_, v) = call(
-        &s,
-        &g.black,
-        "POST",
-        &path("draw"),
-        &json!({"action": "offer"}),
-    );
+    let (_, v) = step(&g.black, "draw", "offer");
     assert_eq!(v["offers"]["draw"], "black");
-    let (status, v) = call(
-        &s,
-        &g.white,
-        "POST",
-        &path("draw"),
-        &json!({"action": "accept"}),
-    );
+    let (status, v) = step(&g.white, "draw", "accept");
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["status"]["result"], "1/2-1/2");
     assert_eq!(v["status"]["reason_key"], "agreed");
 }
 
-#[test]
-fn a_flag_loses_on_time_unless_the_other_side_cannot_mate() {
-    let (s, host) = shared();
-    // One second each: White, to move, lets it run out.
-    let g = seated(
-        &s,
-        &host,
-        &json!({"variant": "plunder", "clock": 1000, "inc": 0}),
-    );
+/// A seated game of `body` (one second each) left alone until White's
+/// time is out: the game and its state as the watcher reads it.
+fn after_whites_flag(s: &Server, host: &str, body: &Value) -> (Seated, Value) {
+    let g = seated(s, host, body);
+    // The clock's second, and the server's 0.1 s look at it, are past.
     std::thread::sleep(Duration::from_millis(1600));
     let (status, v) = call(
-        &s,
+        s,
         &g.watch,
         "GET",
         &format!("/api/games/{}", g.game),
         &Value::Null,
     );
-    assert_eq!(status, 200);
+    assert_eq!(status, 200, "{v}");
+    (g, v)
+}
+
+#[test]
+fn a_flag_loses_on_time_unless_the_other_side_cannot_mate() {
+    let (s, host) = shared();
+    let lone_king = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+    let (g, v) = after_whites_flag(
+        &s,
+        &host,
+        &json!({"variant": "plunder", "clock": 1000, "inc": 0}),
+    );
     assert_eq!(v["status"]["result"], "0-1", "{}", v["status"]);
     assert_eq!(v["status"]["reason_key"], "white_flagged");
     let (status, _) = mv(&s, &g.white, &g.game, "e2e4");
     assert_eq!(status, 409, "no move after the flag");
     // Black has a lone king: White's flag draws.
-    let g = seated(
+    let (_, v) = after_whites_flag(
         &s,
         &host,
-        &json!({"variant": "chess", "fen": "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "clock": 1000, "inc": 0}),
-    );
-    std::thread::sleep(Duration::from_millis(1600));
-    let (_, v) = call(
-        &s,
-        &g.white,
-        "GET",
-        &format!("/api/games/{}", g.game),
-        &Value::Null,
+        &json!({"variant": "chess", "fen": lone_king, "clock": 1000, "inc": 0}),
     );
     assert_eq!(v["status"]["result"], "1/2-1/2", "{}", v["status"]);
     assert_eq!(v["status"]["reason_key"], "flag_draw");
     // The same in Tavreli is a loss: nothing leaves its board.
-    let g = seated(
+    let (g, v) = after_whites_flag(
         &s,
         &host,
-        &json!({"variant": "tavreli", "fen": "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "clock": 1000, "inc": 0}),
-    );
-    std::thread::sleep(Duration::from_millis(1600));
-    let (_, v) = call(
-        &s,
-        &g.white,
-        "GET",
-        &format!("/api/games/{}", g.game),
-        &Value::Null,
+        &json!({"variant": "tavreli", "fen": lone_king, "clock": 1000, "inc": 0}),
     );
     assert_eq!(v["status"]["result"], "0-1", "{}", v["status"]);
     let (_, _, pgn) = s.request_with("GET", &format!("/api/games/{}/pgn", g.game), &[&host], "");

@@ -1,6 +1,6 @@
 //! Tavreli in words: every piece of a tower, and the group a move lifts.
 
-use super::{Tavreli, TowerPiece};
+use super::{Tavreli, Tower, TowerPiece};
 use crate::describe::{capitalised, side};
 use crate::{Describe, Move, MoverParts, PieceParts, Square, Token};
 
@@ -38,12 +38,7 @@ impl Describe for Tavreli {
     }
 
     fn mover(&self, m: Move) -> String {
-        let tower = self.tower(m.from());
-        let height = tower.len();
-        let k = match usize::from(m.split()) {
-            0 => height,
-            k => k,
-        };
+        let (tower, height, k) = self.lifted(m);
         // The group's pieces bottom to top; those of the other side say so.
         let owner = tower.top().map(TowerPiece::color);
         let group: Vec<String> = tower
@@ -67,12 +62,7 @@ impl Describe for Tavreli {
     }
 
     fn mover_parts(&self, m: Move) -> MoverParts {
-        let tower = self.tower(m.from());
-        let height = tower.len();
-        let k = match usize::from(m.split()) {
-            0 => height,
-            k => k,
-        };
+        let (tower, height, k) = self.lifted(m);
         MoverParts {
             k,
             height,
@@ -83,5 +73,19 @@ impl Describe for Tavreli {
                 .collect(),
             by_vest: None,
         }
+    }
+}
+
+impl Tavreli {
+    /// The tower a move lifts from, its height and how many pieces move
+    /// (a split's `k`, else all).
+    fn lifted(&self, m: Move) -> (Tower, usize, usize) {
+        let tower = self.tower(m.from());
+        let height = tower.len();
+        let k = match usize::from(m.split()) {
+            0 => height,
+            k => k,
+        };
+        (tower, height, k)
     }
 }

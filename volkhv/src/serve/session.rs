@@ -517,10 +517,7 @@ impl Slot {
     /// 409 while it is the engine's turn or after the end; 400 for a bad
     /// or illegal move (the game unchanged).
     pub fn human_move(&mut self, mv: &str) -> Result<(), Refusal> {
-        self.flag_fall();
-        if self.over() {
-            return Err(Refusal::Conflict("the game is over".into()));
-        }
+        self.going_on()?;
         if self.engine_to_move() {
             return Err(Refusal::Conflict(format!(
                 "it is the engine's turn ({} to move)",
@@ -593,6 +590,16 @@ impl Slot {
         self.end(Ending::flag(turn, can_mate)).is_ok()
     }
 
+    /// Refuses what needs a game that goes on; a flag that fell meanwhile
+    /// ends the game first.
+    fn going_on(&mut self) -> Result<(), Refusal> {
+        self.flag_fall();
+        if self.over() {
+            return Err(Refusal::Conflict("the game is over".into()));
+        }
+        Ok(())
+    }
+
     /// Ends the game with `e`, kept in the library first.
     ///
     /// # Errors
@@ -617,10 +624,7 @@ impl Slot {
     /// # Errors
     /// 409 after the end, or when there is nothing to answer.
     pub fn draw(&mut self, side: Color, answer: OfferStep) -> Result<(), Refusal> {
-        self.flag_fall();
-        if self.over() {
-            return Err(Refusal::Conflict("the game is over".into()));
-        }
+        self.going_on()?;
         match (answer, self.offers.draw) {
             (OfferStep::Offer, _) => self.offers.draw = Some(side),
             (OfferStep::Accept, Some(by)) if by != side => return self.end(Ending::AGREED),
@@ -642,10 +646,7 @@ impl Slot {
     /// 409 after the end, with no move of the asker to take back, or when
     /// there is nothing to answer; 507 if the library cannot keep it.
     pub fn takeback(&mut self, side: Color, answer: OfferStep) -> Result<(), Refusal> {
-        self.flag_fall();
-        if self.over() {
-            return Err(Refusal::Conflict("the game is over".into()));
-        }
+        self.going_on()?;
         match (answer, self.offers.takeback) {
             (OfferStep::Offer, _) => {
                 if self.asker_plies(side) == 0 {
@@ -1044,10 +1045,10 @@ pub fn saved(game: &AnyGame, settings: &Settings, hints: &[Hint]) -> Saved {
 
 /// `true` unless `side` is left with too little to mate by any sequence of
 /// moves (after the other side's flag): a lone king, or a king and one
-/// knight or bishop, with no vest. Tavreli has no such rule (RULES.md:
-/// nothing leaves its board), so there a flag always loses.
+/// knight or bishop, with no vest. Where material never runs out (Tavreli:
+/// nothing leaves its board), a flag always loses.
 pub fn can_mate(game: &AnyGame, side: Color) -> bool {
-    if game.variant() == Variant::Tavreli {
+    if !game.variant().material_runs_out() {
         return true;
     }
     let pieces: Vec<PieceParts> = with_game!(game, g => {
