@@ -726,6 +726,17 @@ fn board_json<P: Position + Describe>(pos: &P) -> Value {
     )
 }
 
+/// How a game ended, as the page reads it: the PGN result, the reason in
+/// English and as a catalogue key, and both as one line.
+fn status_json(result: &str, reason: &str, key: &str) -> Value {
+    json!({
+        "result": result,
+        "reason": reason,
+        "reason_key": key,
+        "text": format!("{result} \u{2014} {reason}"),
+    })
+}
+
 /// A position of a game as the board draws it: FEN, squares, legal moves in
 /// words, history, status.
 pub fn game_json<P: Position + Describe + Evaluate>(g: &Game<P>) -> Value {
@@ -748,12 +759,7 @@ pub fn game_json<P: Position + Describe + Evaluate>(g: &Game<P>) -> Value {
         .collect();
     let status = g.status().map(|o| {
         let (result, reason) = outcome_words(o);
-        json!({
-            "result": result,
-            "reason": reason,
-            "reason_key": outcome_key(o),
-            "text": format!("{result} \u{2014} {reason}"),
-        })
+        status_json(result, reason, outcome_key(o))
     });
     json!({
         "variant": P::VARIANT.name(),
@@ -847,12 +853,7 @@ pub fn state(s: &Slot) -> Value {
     );
     v["human_to_move"] = json!(s.human_to_move());
     if let Some(e) = &s.ending {
-        v["status"] = json!({
-            "result": e.result,
-            "reason": e.reason,
-            "reason_key": e.key,
-            "text": format!("{} \u{2014} {}", e.result, e.reason),
-        });
+        v["status"] = status_json(e.result, e.reason, e.key);
     }
     // A game between two seats: the names, who is online, what is offered.
     v["players"] = s.settings.players.as_ref().map_or(Value::Null, |[w, b]| {

@@ -39,11 +39,7 @@ pub fn export(s: &Slot) -> String {
         add_clocks(&mut notes, &s.clocks);
     }
     if let Some(e) = &s.ending {
-        header.result = Some(match e.result {
-            "1-0" => GameResult::WhiteWins,
-            "0-1" => GameResult::BlackWins,
-            _ => GameResult::Draw,
-        });
+        header.result = result_of(e.result);
         let flag = e.key.ends_with("flagged") || e.key == "flag_draw";
         header.ending = Some((
             e.reason.to_string(),
@@ -73,6 +69,16 @@ fn add_clocks(notes: &mut Annotations, clocks: &[u64]) {
                 None => clk,
             });
         }
+    }
+}
+
+/// A result as PGN writes it (`1-0`, `0-1`, `1/2-1/2`); `None` for `*`.
+fn result_of(text: &str) -> Option<GameResult> {
+    match text {
+        "1-0" => Some(GameResult::WhiteWins),
+        "0-1" => Some(GameResult::BlackWins),
+        "1/2-1/2" => Some(GameResult::Draw),
+        _ => None,
     }
 }
 
@@ -134,12 +140,7 @@ impl Header {
                 tag("White").unwrap_or_else(|| players[0].to_string()),
                 tag("Black").unwrap_or_else(|| players[1].to_string()),
             ],
-            result: match tag("Result").as_deref() {
-                Some("1-0") => Some(GameResult::WhiteWins),
-                Some("0-1") => Some(GameResult::BlackWins),
-                Some("1/2-1/2") => Some(GameResult::Draw),
-                _ => None,
-            },
+            result: tag("Result").as_deref().and_then(result_of),
             time_control: "-".into(),
             ending: None,
         }
