@@ -164,31 +164,36 @@ impl Board {
         let mut board = Board::default();
         for (i, rank_str) in fen::ranks(field)?.into_iter().enumerate() {
             let rank = Rank(7 - i as u8);
-            let bad = |why: &str| {
-                FenError::new(
-                    FenField::Board,
-                    format!("rank {} \"{rank_str}\": {why}", rank.0 + 1),
-                )
+            let rank_values = || {
+                [
+                    ("rank", (rank.0 + 1).to_string()),
+                    ("text", rank_str.to_string()),
+                ]
+            };
+            let bad = |key: &'static str| FenError::keyed(FenField::Board, key, rank_values());
+            let bad_char = |key: &'static str, c: char| {
+                let [r, t] = rank_values();
+                FenError::keyed(FenField::Board, key, [r, t, ("char", c.to_string())])
             };
             let mut file = 0u8;
             let mut chars = rank_str.char_indices().peekable();
             while let Some((pos, c)) = chars.next() {
                 if let Some(d) = c.to_digit(10) {
                     if d == 0 || d > 8 {
-                        return Err(bad(&format!("bad empty-square count '{c}'")));
+                        return Err(bad_char("fen.empty_count", c));
                     }
                     file += d as u8;
                     if file > 8 {
-                        return Err(bad("more than 8 squares"));
+                        return Err(bad("fen.rank_long"));
                     }
                     continue;
                 }
                 let piece = match Piece::from_char(c) {
                     Some(p) if p.role != Role::Helgi => p,
-                    _ => return Err(bad(&format!("unknown piece letter '{c}'"))),
+                    _ => return Err(bad_char("fen.piece_letter", c)),
                 };
                 if file >= 8 {
-                    return Err(bad("more than 8 squares"));
+                    return Err(bad("fen.rank_long"));
                 }
                 let sq = Square::from_coords(File(file), rank);
                 board.put(sq, piece);
@@ -197,11 +202,11 @@ impl Board {
                     let close = rank_str[open..]
                         .find(')')
                         .map(|off| open + off)
-                        .ok_or_else(|| bad("unclosed '('"))?;
+                        .ok_or_else(|| bad("fen.unclosed"))?;
                     let inner = &rank_str[open + 1..close];
                     match suffix.as_mut() {
                         Some(f) => f(sq, piece, inner)?,
-                        None => return Err(bad(&format!("unexpected '(' after '{c}'"))),
+                        None => return Err(bad_char("fen.paren", c)),
                     }
                     while chars.peek().is_some_and(|&(p, _)| p <= close) {
                         chars.next();
@@ -210,7 +215,12 @@ impl Board {
                 let _ = pos;
             }
             if file != 8 {
-                return Err(bad(&format!("describes {file} squares, expected 8")));
+                let [r, t] = rank_values();
+                return Err(FenError::keyed(
+                    FenField::Board,
+                    "fen.rank_short",
+                    [r, t, ("found", file.to_string())],
+                ));
             }
         }
         Ok(board)
@@ -256,9 +266,14 @@ impl Board {
         for color in Color::ALL {
             let kings = self.pieces(color, Role::King).count();
             if kings != 1 {
-                return Err(FenError::new(
+                let key = match color {
+                    Color::White => "fen.white_kings",
+                    Color::Black => "fen.black_kings",
+                };
+                return Err(FenError::keyed(
                     FenField::Board,
-                    format!("expected exactly one {} king, found {kings}", color.name()),
+                    key,
+                    [("found", kings.to_string())],
                 ));
             }
         }
@@ -266,10 +281,10 @@ impl Board {
             let pawns = self.pieces(color, Role::Pawn);
             let last = Bitboard::rank(color.flip().back_rank());
             if (pawns & last).nonempty() {
-                return Err(FenError::new(FenField::Board, "pawn on its last rank"));
+                return Err(FenError::keyed(FenField::Board, "fen.pawn_last_rank", []));
             }
             if !pawns_on_first_rank_ok && (pawns & Bitboard::rank(color.back_rank())).nonempty() {
-                return Err(FenError::new(FenField::Board, "pawn on its first rank"));
+                return Err(FenError::keyed(FenField::Board, "fen.pawn_first_rank", []));
             }
         }
         Ok(())

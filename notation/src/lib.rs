@@ -4,6 +4,7 @@
 //! a registry fact ([`Variant::uses_san`](movegen::Variant::uses_san)).
 #![deny(missing_docs)]
 
+pub mod fault;
 pub mod openings;
 pub mod pgn;
 mod pgn_reader;

@@ -47,6 +47,7 @@
 //! that cannot be read (an I/O error, bytes that are not UTF-8) gives a
 //! last error item.
 
+use crate::fault::Fault;
 use crate::parse_move_text;
 pub use crate::pgn_reader::{PgnError, PgnReader, MAX_GAME_BYTES};
 use movegen::{Color, Position, Variant};
@@ -360,7 +361,7 @@ impl PgnGame {
 /// # Errors
 /// The first game that cannot be read, named by its number when the text
 /// has several games.
-pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
+pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, Fault> {
     let items: Vec<_> = PgnReader::new(text.as_bytes()).collect();
     let many = items.len() > 1;
     items
@@ -369,12 +370,12 @@ pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
         .collect()
 }
 
-/// An error's message, with its game's number when there are several.
-fn describe(e: PgnError, many: bool) -> String {
+/// An error's fault, inside its game's number when there are several.
+fn describe(e: PgnError, many: bool) -> Fault {
     if many {
-        e.to_string()
+        e.fault.in_game(e.game)
     } else {
-        e.message
+        e.fault
     }
 }
 
@@ -426,10 +427,10 @@ pub struct Imported {
 /// # Errors
 /// Unreadable PGN, no game, an unknown variant, a bad FEN or a move that is
 /// not legal, naming the game (1-based) when there are several.
-pub fn import(text: &str, default: Variant) -> Result<Vec<Imported>, String> {
+pub fn import(text: &str, default: Variant) -> Result<Vec<Imported>, Fault> {
     let items: Vec<_> = PgnReader::new(text.as_bytes()).collect();
     if items.is_empty() {
-        return Err("no game found".into());
+        return Err(Fault::new("pgn.none", Vec::new()));
     }
     let many = items.len() > 1;
     items
@@ -437,10 +438,7 @@ pub fn import(text: &str, default: Variant) -> Result<Vec<Imported>, String> {
         .enumerate()
         .map(|(i, item)| {
             item.and_then(|game| {
-                import_game(&game, default).map_err(|message| PgnError {
-                    game: i + 1,
-                    message,
-                })
+                import_game(&game, default).map_err(|fault| PgnError { game: i + 1, fault })
             })
             .map_err(|e| describe(e, many))
         })
@@ -453,10 +451,11 @@ pub fn import(text: &str, default: Variant) -> Result<Vec<Imported>, String> {
 ///
 /// # Errors
 /// An unknown variant, a bad FEN or the first move that is not legal.
-pub fn import_game(game: &PgnGame, default: Variant) -> Result<Imported, String> {
+pub fn import_game(game: &PgnGame, default: Variant) -> Result<Imported, Fault> {
     let variant = match game.tag("Variant") {
         None => default,
-        Some(v) => Variant::from_name(v).ok_or_else(|| format!("unknown variant \"{v}\""))?,
+        Some(v) => Variant::from_name(v)
+            .ok_or_else(|| Fault::new("pgn.variant", vec![("variant", v.to_string())]))?,
     };
     let moves = movegen::with_variant!(variant, P => move_strings::<P>(game))?;
     Ok(Imported {
@@ -468,15 +467,19 @@ pub fn import_game(game: &PgnGame, default: Variant) -> Result<Imported, String>
 }
 
 /// A game's move tokens as move strings, replayed with the rules `P`.
-fn move_strings<P: Position>(game: &PgnGame) -> Result<Vec<String>, String> {
+fn move_strings<P: Position>(game: &PgnGame) -> Result<Vec<String>, Fault> {
     let mut pos = match game.tag("FEN") {
-        Some(f) => P::from_fen(f).map_err(|e| format!("FEN tag: {e}"))?,
+        Some(f) => P::from_fen(f).map_err(|e| Fault::fen_tag(&e))?,
         None => P::startpos(),
     };
     let mut out = Vec::with_capacity(game.moves.len());
     for (i, t) in game.moves.iter().enumerate() {
-        let m = parse_move_text(&pos, t)
-            .ok_or_else(|| format!("ply {}: \"{t}\" is not legal", i + 1))?;
+        let m = parse_move_text(&pos, t).ok_or_else(|| {
+            Fault::new(
+                "pgn.illegal",
+                vec![("ply", (i + 1).to_string()), ("move", t.clone())],
+            )
+        })?;
         out.push(m.to_string());
         pos.make(m);
     }
@@ -639,10 +642,10 @@ mod tests {
         assert_eq!(g[0].variant, Variant::Tavreli);
         assert_eq!(g[0].moves, ["b1d2", "e7e5"]);
         let e = import("1. e4 e5 2. Kd8 *", Variant::Chess).unwrap_err();
-        assert!(e.contains("ply 3"), "{e}");
+        assert!(e.text.contains("ply 3"), "{e}");
         assert!(import("[Variant \"go\"]\n\n*", Variant::Chess).is_err());
         let two = import("1. e4 1-0\n\n1. d4 d5 2. Kd8 0-1\n", Variant::Chess).unwrap_err();
-        assert!(two.starts_with("game 2: ply 3"), "{two}");
+        assert!(two.text.starts_with("game 2: ply 3"), "{two}");
         assert!(import("", Variant::Chess).is_err());
     }
 }

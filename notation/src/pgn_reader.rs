@@ -3,6 +3,7 @@
 //! largest game. What it accepts and how it recovers from a bad game is
 //! described in the [`pgn`](crate::pgn) module documentation.
 
+use crate::fault::Fault;
 use crate::pgn::PgnGame;
 use std::fmt;
 use std::io::{self, BufRead, Read};
@@ -34,12 +35,12 @@ pub struct PgnError {
     /// The 1-based number of the game in the input, bad games counted.
     pub game: usize,
     /// What is wrong, with the line number where one applies.
-    pub message: String,
+    pub fault: Fault,
 }
 
 impl fmt::Display for PgnError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "game {}: {}", self.game, self.message)
+        write!(f, "game {}: {}", self.game, self.fault)
     }
 }
 
@@ -91,7 +92,7 @@ impl<R: BufRead> PgnReader<R> {
     }
 
     /// Reads the next line into `self.line`.
-    fn read_line(&mut self) -> Result<Line, String> {
+    fn read_line(&mut self) -> Result<Line, Fault> {
         self.raw.clear();
         // One byte more than a game may have tells a line too long for any
         // game, without holding more of it.
@@ -99,14 +100,13 @@ impl<R: BufRead> PgnReader<R> {
         let n = (&mut self.input)
             .take(limit)
             .read_until(b'\n', &mut self.raw)
-            .map_err(|e| format!("read error: {e}"))?;
+            .map_err(read_fault)?;
         if n == 0 {
             return Ok(Line::End);
         }
         self.line_no += 1;
         if n as u64 == limit && self.raw.last() != Some(&b'\n') {
-            self.skip_rest_of_line()
-                .map_err(|e| format!("read error: {e}"))?;
+            self.skip_rest_of_line().map_err(read_fault)?;
             return Ok(Line::TooLong);
         }
         let mut bytes = self.raw.as_slice();
@@ -116,7 +116,7 @@ impl<R: BufRead> PgnReader<R> {
             bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
         }
         let text = std::str::from_utf8(bytes)
-            .map_err(|_| format!("line {}: not UTF-8 text", self.line_no))?;
+            .map_err(|_| Fault::new("pgn.utf8", vec![("line", self.line_no.to_string())]))?;
         self.line.clear();
         self.line.push_str(text);
         Ok(Line::Text)
@@ -141,11 +141,11 @@ impl<R: BufRead> PgnReader<R> {
     }
 
     /// Gives the next item its game number.
-    fn numbered(&mut self, item: Result<PgnGame, String>) -> Result<PgnGame, PgnError> {
+    fn numbered(&mut self, item: Result<PgnGame, Fault>) -> Result<PgnGame, PgnError> {
         self.games += 1;
-        item.map_err(|message| PgnError {
+        item.map_err(|fault| PgnError {
             game: self.games,
-            message,
+            fault,
         })
     }
 }
@@ -237,7 +237,7 @@ struct Partial {
     size: usize,
     /// The first thing wrong; once set nothing more is kept, but the text is
     /// still read to find where the game ends.
-    error: Option<String>,
+    error: Option<Fault>,
 }
 
 impl Partial {
@@ -294,9 +294,13 @@ impl Partial {
         }
         match parse_tags(text) {
             Ok(tags) => self.game.tags.extend(tags),
-            Err(why) => self.fail(format!(
-                "line {line_no}: bad tag line {}: {why}",
-                excerpt(text)
+            Err(why) => self.fail(Fault::new(
+                "pgn.tag_line",
+                vec![
+                    ("line", line_no.to_string()),
+                    ("text", excerpt(text)),
+                    ("why_key", why.to_string()),
+                ],
             )),
         }
     }
@@ -330,7 +334,7 @@ impl Partial {
             }
             match c {
                 '{' => self.open_comment(line_no),
-                '}' => self.fail(format!("line {line_no}: `}}` with no `{{` before it")),
+                '}' => self.fail(Fault::new("pgn.brace", vec![("line", line_no.to_string())])),
                 '(' => self.open_variation(line_no),
                 ')' => self.close_variation(line_no),
                 ';' => {
@@ -403,7 +407,7 @@ impl Partial {
     fn close_variation(&mut self, line_no: usize) {
         match self.depth.checked_sub(1) {
             Some(d) => self.depth = d,
-            None => self.fail(format!("line {line_no}: `)` with no `(` before it")),
+            None => self.fail(Fault::new("pgn.paren", vec![("line", line_no.to_string())])),
         }
     }
 
@@ -444,24 +448,30 @@ impl Partial {
         // starts the next game.
         self.in_movetext = true;
         self.size = self.size.saturating_add(MAX_GAME_BYTES);
-        self.fail(format!(
-            "line {line_no} is longer than a game may be ({} MiB)",
-            MAX_GAME_BYTES >> 20
+        self.fail(Fault::new(
+            "pgn.line_long",
+            vec![
+                ("line", line_no.to_string()),
+                ("mib", (MAX_GAME_BYTES >> 20).to_string()),
+            ],
         ));
     }
 
     fn count(&mut self, bytes: usize, line_no: usize) {
         self.size = self.size.saturating_add(bytes);
         if self.size > MAX_GAME_BYTES {
-            self.fail(format!(
-                "the game is longer than {} MiB (at line {line_no})",
-                MAX_GAME_BYTES >> 20
+            self.fail(Fault::new(
+                "pgn.game_long",
+                vec![
+                    ("mib", (MAX_GAME_BYTES >> 20).to_string()),
+                    ("line", line_no.to_string()),
+                ],
             ));
         }
     }
 
     /// Marks the game bad with its first fault and lets go of what was kept.
-    fn fail(&mut self, why: String) {
+    fn fail(&mut self, why: Fault) {
         if self.error.is_some() {
             return;
         }
@@ -475,16 +485,19 @@ impl Partial {
 
     /// The game, its fault, or `None` for text at the end of the input that
     /// holds no game (blank lines, a stray comment).
-    fn finish(mut self, at_end: bool) -> Option<Result<PgnGame, String>> {
+    fn finish(mut self, at_end: bool) -> Option<Result<PgnGame, Fault>> {
         if let Some(open) = self.comment.take() {
-            self.fail(format!(
-                "comment opened on line {} is not closed",
-                open.line
+            self.fail(Fault::new(
+                "pgn.comment_open",
+                vec![("line", open.line.to_string())],
             ));
         }
         if self.depth > 0 {
             let line = self.variation_line;
-            self.fail(format!("variation opened on line {line} is not closed"));
+            self.fail(Fault::new(
+                "pgn.variation_open",
+                vec![("line", line.to_string())],
+            ));
         }
         if let Some(e) = self.error {
             return Some(Err(e));
@@ -545,26 +558,23 @@ fn parse_tags(line: &str) -> Result<Vec<(String, String)>, &'static str> {
 
 /// One `[Name "value"]` at the start of `s`, and the text after it.
 fn parse_tag(s: &str) -> Result<((String, String), &str), &'static str> {
-    let s = s
-        .strip_prefix('[')
-        .ok_or("text after the tags")?
-        .trim_start();
+    let s = s.strip_prefix('[').ok_or("pgn.tag.after")?.trim_start();
     let name_len = s
         .find(|c: char| c.is_whitespace() || c == '"')
         .unwrap_or(s.len());
     let name = &s[..name_len];
     if name.is_empty() || name.contains(['[', ']']) {
-        return Err("no tag name");
+        return Err("pgn.tag.name");
     }
     let s = s[name_len..]
         .trim_start()
         .strip_prefix('"')
-        .ok_or("the value is not in quotes")?;
-    let end = closing_quote(s).ok_or("the value has no closing quote")?;
+        .ok_or("pgn.tag.quotes")?;
+    let end = closing_quote(s).ok_or("pgn.tag.unclosed")?;
     let after = s[end + 1..]
         .trim_start()
         .strip_prefix(']')
-        .ok_or("no `]` after the value")?;
+        .ok_or("pgn.tag.bracket")?;
     Ok(((name.to_string(), unescape(&s[..end])), after))
 }
 
@@ -601,6 +611,11 @@ fn unescape(s: &str) -> String {
         }
     }
     out
+}
+
+/// An input that failed to read.
+fn read_fault(e: io::Error) -> Fault {
+    Fault::new("pgn.read", vec![("error", e.to_string())])
 }
 
 /// The start of a long line, for an error message.

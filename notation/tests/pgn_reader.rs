@@ -12,14 +12,21 @@ use std::cell::Cell;
 use std::io::{self, BufReader, Read};
 use std::rc::Rc;
 
-fn read_all(text: &str) -> Vec<Result<PgnGame, PgnError>> {
-    PgnReader::new(text.as_bytes()).collect()
+/// A reader's items with each error as its game and English text.
+type Item = Result<PgnGame, (usize, String)>;
+
+fn texts(item: Result<PgnGame, PgnError>) -> Item {
+    item.map_err(|e| (e.game, e.fault.text))
+}
+
+fn read_all(text: &str) -> Vec<Item> {
+    PgnReader::new(text.as_bytes()).map(texts).collect()
 }
 
 fn games(text: &str) -> Vec<PgnGame> {
     read_all(text)
         .into_iter()
-        .map(|g| g.unwrap_or_else(|e| panic!("{e}")))
+        .map(|g| g.unwrap_or_else(|e| panic!("{e:?}")))
         .collect()
 }
 
@@ -39,11 +46,8 @@ fn tags(v: &[(&str, &str)]) -> Vec<(String, String)> {
         .collect()
 }
 
-fn err(game: usize, message: &str) -> PgnError {
-    PgnError {
-        game,
-        message: message.into(),
-    }
+fn err(game: usize, message: &str) -> (usize, String) {
+    (game, message.to_string())
 }
 
 #[test]
@@ -185,7 +189,10 @@ fn last_game_with_and_without_result() {
         assert!(read_all(blank).is_empty(), "{blank:?}");
     }
     assert_eq!(read_pgn(" \n"), Ok(Vec::new()));
-    assert_eq!(import("\n\n", Variant::Chess), Err("no game found".into()));
+    assert_eq!(
+        import("\n\n", Variant::Chess).map_err(|f| f.text),
+        Err("no game found".into())
+    );
 }
 
 const THREE_GAMES: &str = "[Event \"one\"]
@@ -226,7 +233,7 @@ fn a_bad_tag_line_costs_only_its_game() {
         })
     );
     assert_eq!(
-        read_pgn(THREE_GAMES),
+        read_pgn(THREE_GAMES).map_err(|f| f.text),
         Err(
             "game 2: line 5: bad tag line [White \"unterminated]: the value has no closing quote"
                 .into()
@@ -235,7 +242,7 @@ fn a_bad_tag_line_costs_only_its_game() {
     // Without its result token the bad game ends at the next tag line.
     let items = read_all(&THREE_GAMES.replace("d5 0-1", "d5"));
     assert_eq!(items.len(), 3);
-    assert_eq!(items[1].as_ref().unwrap_err().game, 2);
+    assert_eq!(items[1].as_ref().unwrap_err().0, 2);
     assert_eq!(items[2].as_ref().unwrap().tag("Event"), Some("three"));
 }
 
@@ -347,7 +354,7 @@ fn unreadable_input_is_the_last_item() {
     let input = Failing {
         text: io::Cursor::new(b"1. e4 1-0\n1. d4".to_vec()),
     };
-    let items: Vec<_> = PgnReader::new(BufReader::new(input)).collect();
+    let items: Vec<_> = PgnReader::new(BufReader::new(input)).map(texts).collect();
     assert_eq!(items.len(), 2);
     assert_eq!(items[0].as_ref().unwrap().moves, ["e4"]);
     assert_eq!(items[1], Err(err(2, "read error: disk on fire")));
@@ -355,7 +362,10 @@ fn unreadable_input_is_the_last_item() {
     let bytes = b"1. e4 1-0\n1. d4 \xff\n1. c4 *\n";
     let mut reader = PgnReader::new(&bytes[..]);
     assert!(reader.next().unwrap().is_ok());
-    assert_eq!(reader.next(), Some(Err(err(2, "line 2: not UTF-8 text"))));
+    assert_eq!(
+        reader.next().map(texts),
+        Some(Err(err(2, "line 2: not UTF-8 text")))
+    );
     assert_eq!(reader.next(), None);
     assert_eq!(reader.next(), None);
 }
@@ -402,7 +412,7 @@ fn variant_move_tokens_pass_through() {
     );
     let wrong = one("[Variant \"tavreli\"]\n\n1. b1d2 e7e5 2. d2f3:3 *");
     assert_eq!(
-        import_game(&wrong, Variant::Chess),
+        import_game(&wrong, Variant::Chess).map_err(|f| f.text),
         Err("ply 3: \"d2f3:3\" is not legal".into())
     );
 

@@ -215,6 +215,8 @@ fn keys_used() -> BTreeSet<String> {
             "data-i18n-placeholder=\"",
             "data-i18n-aria-label=\"",
             "keyed(\"",
+            "worded(\"",
+            "Words::new(\"",
             "= words(\"",
         ] {
             for (at, _) in text.match_indices(marker) {
@@ -313,6 +315,37 @@ fn every_word_the_server_sends_has_a_key() {
     }
     for key in need {
         assert!(ui(&en).contains_key(&key), "lang-en.json lacks \"{key}\"");
+    }
+}
+
+/// Every reason movegen refuses a FEN for and every fault of a PGN text
+/// has its words, and the English catalogue says what the command line
+/// says; the FEN fields have their names.
+#[test]
+fn every_fen_and_pgn_reason_has_its_words() {
+    let en = read_json("lang-en.json");
+    let reasons = movegen::fen::REASONS.iter().chain(notation::fault::REASONS);
+    let mut n = 0;
+    for (key, english) in reasons {
+        assert_eq!(
+            ui(&en).get(*key).and_then(Value::as_str),
+            Some(*english),
+            "lang-en.json's \"{key}\""
+        );
+        n += 1;
+    }
+    assert!(n > 60, "{n} reasons");
+    use movegen::FenField;
+    for field in [
+        FenField::Fields,
+        FenField::Board,
+        FenField::Side,
+        FenField::Castling,
+        FenField::EnPassant,
+        FenField::Halfmove,
+        FenField::Fullmove,
+    ] {
+        assert!(ui(&en).contains_key(field.key()), "{}", field.key());
     }
 }
 

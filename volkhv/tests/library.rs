@@ -707,7 +707,12 @@ fn a_players_file_of_10001_games_is_imported_in_one_request_and_paged() {
     assert_eq!(v["imported"].as_array().unwrap().len(), 10_000);
     assert_eq!(
         v["errors"],
-        json!([{ "game": 5000, "error": v["errors"][0]["error"] }])
+        json!([{
+            "game": 5000,
+            "error": v["errors"][0]["error"],
+            "key": "pgn.illegal",
+            "values": { "ply": "3", "move": "Ke3" },
+        }])
     );
     assert!(
         v["errors"][0]["error"].as_str().unwrap().contains("ply 3"),

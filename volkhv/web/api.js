@@ -1,11 +1,13 @@
 // Talks to the server: JSON requests and the game's event stream.
 
-// `key`: the catalogue's words for this refusal, where the server names them.
+// `key` and `values`: the catalogue's words for this refusal, where the
+// server names them (see `said` in words.js).
 export class ApiError extends Error {
-  constructor(message, status, key) {
+  constructor(message, status, key, values) {
     super(message);
     this.status = status;
     this.key = key;
+    this.values = values || {};
   }
 }
 
@@ -23,12 +25,14 @@ export async function request(method, path, body) {
   if (!res.ok) {
     let message = text;
     let key;
+    let values;
     try {
       const body = JSON.parse(text);
       message = body.error || text;
       key = body.key;
+      values = body.values;
     } catch (_) { /* plain text */ }
-    throw new ApiError(message, res.status, key);
+    throw new ApiError(message, res.status, key, values);
   }
   return (res.headers.get("Content-Type") || "").includes("json") ? JSON.parse(text) : text;
 }

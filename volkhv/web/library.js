@@ -4,7 +4,7 @@
 
 import { get, request } from "./api.js";
 import { t, has } from "./i18n.js";
-import { errorText } from "./words.js";
+import { errorText, said } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -128,7 +128,8 @@ function showReport(r, name) {
     for (const e of r.errors) {
       const li = document.createElement("li");
       li.dataset.game = String(e.game);
-      li.textContent = t("msg.pgn_game", { n: e.game, error: e.error });
+      const error = e.key && has(e.key) ? said(e.key, e.values) : e.error;
+      li.textContent = t("msg.pgn_game", { n: e.game, error });
       ul.append(li);
     }
     box.append(ul);
@@ -149,8 +150,10 @@ async function importPgn() {
     try {
       const res = await fetch("/api/library/import", { method: "POST", headers: { "Content-Type": type }, body });
       const r = await res.json();
-      const error = Array.isArray(r.imported) ? null : errorText({ status: res.status, message: r.error }, "pgn");
-      showReport(error ? { imported: [], skipped: 0, errors: [], error_count: 0, error } : r, name);
+      const refusal = { status: res.status, message: r.error, key: r.key, values: r.values };
+      const error = Array.isArray(r.imported) ? null : errorText(refusal, "pgn");
+      const report = { ...r, error: r.error && errorText(refusal, "pgn") };
+      showReport(error ? { imported: [], skipped: 0, errors: [], error_count: 0, error } : report, name);
     } catch (e) {
       showReport({ imported: [], skipped: 0, errors: [], error_count: 0, error: errorText(e) }, name);
     }

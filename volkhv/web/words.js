@@ -89,14 +89,27 @@ export function notation(text) {
   return figurines ? text.replace(/[KQRBN]/g, (c) => FIGURINES[c]) : text;
 }
 
-// A refused request in words: the words for this kind of request and
-// status where the catalogue has them (`error.move.400`), else the
-// status's (`error.429`); the server's own English reason is kept only
-// where it is the detail a person needs (a FEN's or PGN's fault).
-// `e` without a status never reached the server.
+// The server's words for a refusal: `key` with `values`, where a value
+// named `x_key` is itself a key, worded first (with the same values) and
+// passed on as `x`. Words nest (a PGN's game, its tag line, the tag's
+// fault), so the values are worded until none changes.
+export function said(key, values = {}) {
+  const all = { ...values };
+  const nested = Object.entries(values).filter(([name, k]) => name.endsWith("_key") && has(k));
+  for (let pass = 0; pass < 4; pass++) {
+    for (const [name, k] of nested) all[name.slice(0, -4)] = t(k, all);
+  }
+  return t(key, all);
+}
+
+// A refused request in words: the server's own words where it names them
+// (a FEN's or PGN's fault, a move, a seat), else the words for this kind
+// of request and status where the catalogue has them (`error.move.400`),
+// else the status's (`error.429`). `e` without a status never reached the
+// server.
 export function errorText(e, context = "", values = {}) {
   if (e.status === undefined) return t("error.unreachable");
-  if (e.key && has(e.key)) return t(e.key);
+  if (e.key && has(e.key)) return said(e.key, e.values || {});
   const all = { ...values, status: e.status, detail: e.message };
   for (const key of [`error.${context}.${e.status}`, `error.${e.status}`]) {
     if (has(key)) return t(key, all);

@@ -59,7 +59,11 @@ impl BookSpec {
 /// is read with movegen, so the moves need not be move strings).
 fn pgn_openings<P: Position>(text: &str, plies: Option<usize>) -> Result<Vec<Opening>, String> {
     let mut out = Vec::new();
-    for (i, mut game) in read_pgn(text)?.into_iter().enumerate() {
+    for (i, mut game) in read_pgn(text)
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .enumerate()
+    {
         if let Some(p) = plies {
             game.moves.truncate(p);
         }

@@ -236,7 +236,7 @@ pub trait Layer: Copy + Eq + Send + Sync + fmt::Debug + 'static {
         if board.piece_at(sq) == Some(Piece::new(turn.flip(), Role::Pawn)) {
             Ok(())
         } else {
-            Err("no enemy pawn in front of it")
+            Err("fen.ep_no_pawn")
         }
     }
 
@@ -428,10 +428,7 @@ impl<V: Layer> Family<V> {
             .double_stepper(&self.board, ep.shift(-turn.forward()), turn)
             .map_err(|why| fen::ep_error(ep, why))?;
         if occupied.contains(ep.shift(turn.forward())) {
-            return Err(fen::ep_error(
-                ep,
-                "the double step's start square is occupied",
-            ));
+            return Err(fen::ep_error(ep, "fen.ep_start_occupied"));
         }
         Ok(())
     }
@@ -577,10 +574,7 @@ impl<V: Layer> Position for Family<V> {
             checkers: Bitboard::EMPTY,
         };
         if pos.attacked(board.king(parts.turn.flip()), parts.turn, board.occupied()) {
-            return Err(FenError::new(
-                FenField::Side,
-                "the side not to move is in check",
-            ));
+            return Err(FenError::keyed(FenField::Side, "fen.side_in_check", []));
         }
         pos.checkers = pos.compute_checkers();
         pos.key = pos.key_from_scratch();

@@ -158,12 +158,17 @@ impl Layer for Vests {
         for color in Color::ALL {
             let n = board.by_color(color).count();
             if n > MAX_PIECES_PER_SIDE {
-                return Err(FenError::new(
+                let key = match color {
+                    Color::White => "fen.white_too_many",
+                    Color::Black => "fen.black_too_many",
+                };
+                return Err(FenError::keyed(
                     FenField::Board,
-                    format!(
-                        "{n} {} pieces, at most {MAX_PIECES_PER_SIDE} allowed",
-                        color.name()
-                    ),
+                    key,
+                    [
+                        ("found", n.to_string()),
+                        ("most", MAX_PIECES_PER_SIDE.to_string()),
+                    ],
                 ));
             }
         }
@@ -229,7 +234,7 @@ impl Layer for Vests {
         if able {
             Ok(())
         } else {
-            Err("no enemy piece in front of it could have double-stepped")
+            Err("fen.ep_no_piece")
         }
     }
 
@@ -314,21 +319,34 @@ impl Plunder {
 /// Reads the text inside `X(...)`: one vest letter (either case) allowed on X.
 fn parse_vest(piece: Piece, inner: &str) -> Result<Role, FenError> {
     let token = format!("{}({inner})", piece.char());
-    let bad = |why: String| FenError::new(FenField::Board, format!("vest \"{token}\": {why}"));
     let mut chars = inner.chars();
     let (Some(c), None) = (chars.next(), chars.next()) else {
-        return Err(bad("expected one vest letter (p n b r q)".to_string()));
+        return Err(FenError::keyed(
+            FenField::Board,
+            "fen.vest_one",
+            [("token", token)],
+        ));
     };
     let vest = match Role::from_char(c) {
         Some(r) if r.index() < 5 => r,
-        _ => return Err(bad(format!("'{c}' is not a vest letter (p n b r q)"))),
+        _ => {
+            return Err(FenError::keyed(
+                FenField::Board,
+                "fen.vest_letter",
+                [("token", token), ("char", c.to_string())],
+            ))
+        }
     };
     if !vest_allowed(vest, piece.role) {
-        return Err(bad(format!(
-            "a {} may not wear a {} vest (RULES.md 3.2)",
-            Role::name(piece.role),
-            Role::name(vest)
-        )));
+        return Err(FenError::keyed(
+            FenField::Board,
+            "fen.vest_forbidden",
+            [
+                ("token", token),
+                ("piece", Role::name(piece.role).to_string()),
+                ("vest", Role::name(vest).to_string()),
+            ],
+        ));
     }
     Ok(vest)
 }

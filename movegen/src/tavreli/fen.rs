@@ -13,8 +13,8 @@ use super::tower::{home_piece, Tower, TowerPiece, TOWER_CAPACITY};
 use crate::fen::{self, FenError, FenField};
 use crate::types::{Color, File, Rank, Role, Square};
 
-fn bad(reason: String) -> FenError {
-    FenError::new(FenField::Board, reason)
+fn bad<const N: usize>(key: &'static str, values: [(&'static str, String); N]) -> FenError {
+    FenError::keyed(FenField::Board, key, values)
 }
 
 /// Reads one piece token at `bytes[i..]` on a square of `file`: returns the
@@ -27,7 +27,7 @@ fn piece_token(bytes: &[u8], i: usize, file: File) -> Result<(TowerPiece, usize)
         .then(|| Role::from_char(c))
         .flatten()
     else {
-        return Err(bad(format!("unknown piece letter \"{}\"", quote(i + 1))));
+        return Err(bad("fen.tower_letter", [("token", quote(i + 1))]));
     };
     let color = if c.is_ascii_uppercase() {
         Color::White
@@ -37,30 +37,21 @@ fn piece_token(bytes: &[u8], i: usize, file: File) -> Result<(TowerPiece, usize)
     match bytes.get(i + 1) {
         Some(b'=') => {
             if role != Role::Pawn {
-                return Err(bad(format!(
-                    "\"{}\": only a pawn has a promotion piece",
-                    quote(i + 3)
-                )));
+                return Err(bad("fen.tower_not_pawn", [("token", quote(i + 3))]));
             }
             let target = bytes.get(i + 2).map(|&b| char::from(b));
             match target.and_then(Role::from_char) {
                 Some(
                     p @ (Role::Knight | Role::Bishop | Role::Rook | Role::Queen | Role::Helgi),
                 ) => Ok((TowerPiece::pawn(color, p), 3)),
-                _ => Err(bad(format!(
-                    "\"{}\": a pawn promotes to R, N, B, Q or H",
-                    quote(i + 3)
-                ))),
+                _ => Err(bad("fen.tower_promotion", [("token", quote(i + 3))])),
             }
         }
         Some(b'~') => match role {
             Role::Knight | Role::Bishop | Role::Rook | Role::Queen | Role::Helgi => {
                 Ok((TowerPiece::promoted(color, role), 2))
             }
-            _ => Err(bad(format!(
-                "\"{}\": only Q, R, B, N, H can be promoted pawns",
-                quote(i + 2)
-            ))),
+            _ => Err(bad("fen.tower_promoted", [("token", quote(i + 2))])),
         },
         _ if role == Role::Pawn => Ok((TowerPiece::pawn(color, home_piece(file)), 1)),
         _ => Ok((TowerPiece::new(color, role), 1)),
@@ -70,23 +61,23 @@ fn piece_token(bytes: &[u8], i: usize, file: File) -> Result<(TowerPiece, usize)
 /// Checks what RULES.md §4.5 says about one tower on `sq`; `token` is the
 /// text it was read from.
 fn check_tower(t: Tower, sq: Square, token: &str) -> Result<(), FenError> {
+    let bad = |key| {
+        bad(
+            key,
+            [("token", token.to_string()), ("square", sq.to_string())],
+        )
+    };
     let h = t.len();
     for (d, p) in t.iter().enumerate() {
         if d + 1 < h && p.role() == Role::King {
-            return Err(bad(format!(
-                "\"{token}\" on {sq}: a king must be the top of its tower"
-            )));
+            return Err(bad("fen.tower_king"));
         }
         if d + 1 < h && p.is_promoted() {
-            return Err(bad(format!(
-                "\"{token}\" on {sq}: a promoted pawn must be the top of its tower"
-            )));
+            return Err(bad("fen.tower_promoted_under"));
         }
     }
     if t.top().is_some_and(|p| p.must_promote_on(sq.rank())) {
-        return Err(bad(format!(
-            "\"{token}\" on {sq}: an unpromoted pawn cannot be the top on its last rank"
-        )));
+        return Err(bad("fen.tower_pawn_top"));
     }
     Ok(())
 }
@@ -104,7 +95,7 @@ pub(super) fn parse_board(board: &str) -> Result<[Tower; 64], FenError> {
         let mut i = 0;
         while i < bytes.len() {
             if file >= 8 {
-                return Err(bad(format!("rank \"{rank_str}\" has more than 8 squares")));
+                return Err(bad("fen.tower_rank_long", [("text", rank_str.to_string())]));
             }
             let sq = Square::from_coords(File(file), rank);
             match bytes[i] {
@@ -112,32 +103,31 @@ pub(super) fn parse_board(board: &str) -> Result<[Tower; 64], FenError> {
                     file += d - b'0';
                     i += 1;
                     if file > 8 {
-                        return Err(bad(format!("rank \"{rank_str}\" has more than 8 squares")));
+                        return Err(bad("fen.tower_rank_long", [("text", rank_str.to_string())]));
                     }
                     continue;
                 }
                 b'(' => {
                     let Some(len) = bytes[i + 1..].iter().position(|&b| b == b')') else {
-                        return Err(bad(format!(
-                            "unbalanced parentheses in rank \"{rank_str}\""
-                        )));
+                        return Err(bad("fen.tower_parens", [("text", rank_str.to_string())]));
                     };
                     let inner = &bytes[i + 1..i + 1 + len];
                     let token = String::from_utf8_lossy(&bytes[i..i + len + 2]).into_owned();
                     if inner.contains(&b'(') {
-                        return Err(bad(format!("unbalanced parentheses in \"{token}\"")));
+                        return Err(bad("fen.tower_nested", [("token", token)]));
                     }
                     if inner.is_empty() {
-                        return Err(bad(format!("empty tower \"()\" in rank \"{rank_str}\"")));
+                        return Err(bad("fen.tower_empty", [("text", rank_str.to_string())]));
                     }
                     let mut t = Tower::EMPTY;
                     let mut j = 0;
                     while j < inner.len() {
                         let (p, used) = piece_token(inner, j, File(file))?;
                         if !t.push(p) {
-                            return Err(bad(format!(
-                                "tower \"{token}\" has more than {TOWER_CAPACITY} pieces"
-                            )));
+                            return Err(bad(
+                                "fen.tower_high",
+                                [("token", token), ("most", TOWER_CAPACITY.to_string())],
+                            ));
                         }
                         j += used;
                     }
@@ -146,9 +136,7 @@ pub(super) fn parse_board(board: &str) -> Result<[Tower; 64], FenError> {
                     i += len + 2;
                 }
                 b')' => {
-                    return Err(bad(format!(
-                        "unbalanced parentheses in rank \"{rank_str}\""
-                    )));
+                    return Err(bad("fen.tower_parens", [("text", rank_str.to_string())]));
                 }
                 _ => {
                     let (p, used) = piece_token(bytes, i, File(file))?;
@@ -161,9 +149,10 @@ pub(super) fn parse_board(board: &str) -> Result<[Tower; 64], FenError> {
             file += 1;
         }
         if file != 8 {
-            return Err(bad(format!(
-                "rank \"{rank_str}\" has {file} squares, not 8"
-            )));
+            return Err(bad(
+                "fen.tower_rank_short",
+                [("text", rank_str.to_string()), ("found", file.to_string())],
+            ));
         }
     }
     Ok(towers)

@@ -295,13 +295,13 @@ impl Tavreli {
     /// of it an enemy tower topped by an unpromoted pawn of that file's home
     /// promotion piece (only those double-step, §4.2).
     fn validate_ep(&self, ep: Square) -> Result<(), FenError> {
-        let bad = |why: &str| FenError::new(FenField::EnPassant, format!("\"{ep}\": {why}"));
+        let bad = |key: &'static str| fenfmt::ep_error(ep, key);
         let turn = self.turn;
         if ep.rank() != turn.relative_rank(5) {
-            return Err(bad("not on the rank a double step skips"));
+            return Err(bad("fen.ep_rank"));
         }
         if !self.towers[ep.index()].is_empty() {
-            return Err(bad("the square is occupied"));
+            return Err(bad("fen.ep_occupied"));
         }
         let pushed = ep.shift(-turn.forward());
         let top = self.towers[pushed.index()].top();
@@ -309,9 +309,7 @@ impl Tavreli {
             p.is_pawn() && p.color() != turn && p.promotion() == Some(home_piece(ep.file()))
         });
         if !ok {
-            return Err(bad(
-                "no enemy pawn in front of it that could have double-stepped",
-            ));
+            return Err(bad("fen.ep_no_tower"));
         }
         Ok(())
     }
@@ -339,9 +337,13 @@ impl Position for Tavreli {
         if pieces > TOWER_CAPACITY {
             // Nothing enters the board after the 32 pieces of the start, and
             // a bigger set could stack into a tower over the capacity.
-            return Err(FenError::new(
+            return Err(FenError::keyed(
                 FenField::Board,
-                format!("{pieces} pieces on the board, at most 32"),
+                "fen.tower_pieces",
+                [
+                    ("found", pieces.to_string()),
+                    ("most", TOWER_CAPACITY.to_string()),
+                ],
             ));
         }
         let mut pos = Tavreli {
@@ -361,25 +363,20 @@ impl Position for Tavreli {
         for color in Color::ALL {
             let n = pos.tops.pieces(color, Role::King).count();
             if n != 1 {
-                return Err(FenError::new(
+                let key = match color {
+                    Color::White => "fen.tower_white_kings",
+                    Color::Black => "fen.tower_black_kings",
+                };
+                return Err(FenError::keyed(
                     FenField::Board,
-                    format!(
-                        "expected one {} king, found {n} in \"{}\"",
-                        color.name(),
-                        parts.board
-                    ),
+                    key,
+                    [("found", n.to_string()), ("text", parts.board.to_string())],
                 ));
             }
         }
         let them = parts.turn.flip();
         if pos.tops.attacked(pos.tops.king(them), parts.turn) {
-            return Err(FenError::new(
-                FenField::Side,
-                format!(
-                    "\"{}\": the side not to move is in check",
-                    parts.turn.char()
-                ),
-            ));
+            return Err(FenError::keyed(FenField::Side, "fen.side_in_check", []));
         }
         pos.key = pos.key_from_scratch();
         pos.checkers = pos.find_checkers();

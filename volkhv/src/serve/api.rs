@@ -28,6 +28,7 @@ use super::session::{
     Run, Settings, Sides, Slot, View,
 };
 use super::store;
+use super::wording;
 use engine::levels::{ELO_MAX, ELO_MIN, NAMED};
 use engine::{with_game, Game, Info, Options, Score};
 use eval::Evaluate;
@@ -338,12 +339,12 @@ fn hint(reg: &Registry, pool: &Pool, id: &str) -> Result<Answer, ApiError> {
     let (variant, kept) = {
         let s = lock(&slot);
         if !s.human_to_move() {
-            let why = if s.over() {
-                "the game is over"
+            let (why, key) = if s.over() {
+                ("the game is over", "error.over")
             } else {
-                "it is the engine's turn"
+                ("it is the engine's turn", "error.engine_turn")
             };
-            return Err(ApiError::new(409, format!("no hint: {why}")));
+            return Err(ApiError::new(409, format!("no hint: {why}")).keyed(key));
         }
         (s.engine.variant(), saved(s.engine.game(), &s.settings, &[]))
     };
@@ -375,7 +376,7 @@ fn reply(pool: &Pool, t: &super::http::Target) -> Result<Answer, ApiError> {
         .collect();
     let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
     let game = engine::AnyGame::from_moves(variant, start.as_deref(), &refs)
-        .map_err(|e| ApiError::bad(e.to_string()))?;
+        .map_err(|e| ApiError::bad(e.to_string()).worded(wording::engine(&e)))?;
     if game.status().is_some() {
         return Ok(Answer::Now(Reply::json(&json!({ "move": null }))));
     }
@@ -509,7 +510,9 @@ fn act(s: &mut Slot, action: &str, b: &Body, who: Who) -> Result<(), ApiError> {
             if let Some(side) = who.side() {
                 s.flag_fall();
                 if !s.over() && s.engine.game().turn() != side {
-                    return Err(ApiError::new(409, "it is not your turn"));
+                    return Err(
+                        ApiError::new(409, "it is not your turn").keyed("error.not_your_turn")
+                    );
                 }
             }
             Ok(s.human_move(mv.trim())?)
@@ -567,7 +570,8 @@ fn act(s: &mut Slot, action: &str, b: &Body, who: Who) -> Result<(), ApiError> {
                 return Err(ApiError::new(
                     409,
                     "a game between two seats has no engine or analysis while it goes on",
-                ));
+                )
+                .keyed("error.seats_no_engine"));
             }
             Ok(s.set_settings(new)?)
         }
@@ -645,7 +649,10 @@ pub fn seats(
             let names = lock(&slot).settings.players.clone();
             match (seats.links(n), names) {
                 (Some(links), Some(names)) => Ok(reply(&links, &names, 200)),
-                _ => Err(ApiError::new(409, format!("game {n} has no seats"))),
+                _ => {
+                    Err(ApiError::new(409, format!("game {n} has no seats"))
+                        .keyed("error.no_seats"))
+                }
             }
         }
         Method::POST => {
@@ -915,6 +922,7 @@ impl From<Refusal> for ApiError {
             Refusal::Conflict(m) => (409, m),
             Refusal::TooMany(m) => (429, m),
             Refusal::Storage(m) => (507, m),
+            Refusal::Worded(r, words) => return ApiError::from(*r).worded(words),
         };
         ApiError::new(status, message)
     }

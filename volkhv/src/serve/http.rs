@@ -29,9 +29,38 @@ pub struct ApiError {
     pub message: String,
     /// Seconds after which the same request may succeed (429, 503).
     pub retry_after: Option<u32>,
-    /// The catalogue key (`web/lang-XX.json`) of the words a page shows
-    /// instead of `message`, in the reader's language.
-    pub key: Option<&'static str>,
+    /// The words a page shows instead of `message`, in the reader's
+    /// language.
+    pub words: Option<Words>,
+}
+
+/// Words for a page: a catalogue key (`web/lang-XX.json`) and the values
+/// its text names. A value whose name ends in `_key` is itself a key: the
+/// page words it first (with the same values) and passes the text on under
+/// the name without `_key`, so a refused FEN reads "… {reason} ({field})"
+/// in the reader's language throughout.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Words {
+    /// The catalogue key.
+    pub key: &'static str,
+    /// The values, by the names the text uses.
+    pub values: Vec<(&'static str, String)>,
+}
+
+impl Words {
+    /// `key` with `values`.
+    pub fn new(key: &'static str, values: Vec<(&'static str, String)>) -> Words {
+        Words { key, values }
+    }
+
+    /// The values as a JSON object.
+    pub fn values_json(&self) -> serde_json::Value {
+        self.values
+            .iter()
+            .map(|(k, v)| ((*k).to_string(), serde_json::Value::from(v.as_str())))
+            .collect::<serde_json::Map<_, _>>()
+            .into()
+    }
 }
 
 impl ApiError {
@@ -41,15 +70,21 @@ impl ApiError {
             status,
             message: message.into(),
             retry_after: None,
-            key: None,
+            words: None,
         }
     }
 
     /// The same error, worded in the catalogues under `key`.
     #[must_use]
     pub fn keyed(self, key: &'static str) -> ApiError {
+        self.worded(Words::new(key, Vec::new()))
+    }
+
+    /// The same error, with the words a page shows for it.
+    #[must_use]
+    pub fn worded(self, words: Words) -> ApiError {
         ApiError {
-            key: Some(key),
+            words: Some(words),
             ..self
         }
     }
@@ -112,8 +147,11 @@ impl Reply {
     /// `Retry-After` when it says when to try again).
     pub fn error(e: &ApiError) -> Reply {
         let mut body = serde_json::json!({ "error": e.message });
-        if let Some(key) = e.key {
-            body["key"] = key.into();
+        if let Some(w) = &e.words {
+            body["key"] = w.key.into();
+            if !w.values.is_empty() {
+                body["values"] = w.values_json();
+            }
         }
         let mut reply = Reply::json_status(e.status, &body);
         if let Some(secs) = e.retry_after {

@@ -11,10 +11,11 @@
 //! reply: {"imported": [ids], "skipped": n, "existing": [ids], "errors": [{"game": n, "error": "…"}]}
 //! ```
 
-use super::http::ApiError;
+use super::http::{ApiError, Words};
 use super::library::{unwritable, RESULTS};
 use super::session::{saved, Settings};
 use super::store::{Import, Kept, Store};
+use super::wording;
 use bytes::{Buf, Bytes};
 use engine::AnyGame;
 use movegen::Variant;
@@ -37,9 +38,9 @@ pub struct Report {
     pub imported: Vec<u64>,
     /// Ids of the games the library already held (not kept again).
     pub existing: Vec<u64>,
-    /// `(game number, reason)` of the unreadable games (the first
-    /// [`ERRORS_LISTED`]).
-    pub errors: Vec<(usize, String)>,
+    /// `(game number, reason, its words)` of the unreadable games (the
+    /// first [`ERRORS_LISTED`]).
+    pub errors: Vec<(usize, String, Words)>,
     /// Unreadable games in all.
     pub error_count: usize,
     /// Why the import stopped before the end of the file, if it did.
@@ -47,10 +48,10 @@ pub struct Report {
 }
 
 impl Report {
-    fn error(&mut self, game: usize, why: String) {
+    fn error(&mut self, game: usize, (why, words): (String, Words)) {
         self.error_count += 1;
         if self.errors.len() < ERRORS_LISTED {
-            self.errors.push((game, why));
+            self.errors.push((game, why, words));
         }
     }
 
@@ -67,11 +68,17 @@ impl Report {
             "imported": self.imported.iter().map(ToString::to_string).collect::<Vec<_>>(),
             "skipped": self.existing.len(),
             "existing": self.existing.iter().map(ToString::to_string).collect::<Vec<_>>(),
-            "errors": self.errors.iter().map(|(g, e)| json!({ "game": g, "error": e })).collect::<Vec<_>>(),
+            "errors": self.errors.iter().map(|(g, e, w)| json!({
+                "game": g, "error": e, "key": w.key, "values": w.values_json(),
+            })).collect::<Vec<_>>(),
             "error_count": self.error_count,
         });
         let status = if let Some(e) = &self.stopped {
             v["error"] = json!(e.message);
+            if let Some(w) = &e.words {
+                v["key"] = json!(w.key);
+                v["values"] = w.values_json();
+            }
             if self.imported.is_empty() {
                 e.status
             } else {
@@ -83,6 +90,8 @@ impl Report {
             v["error"] = json!(
                 "no game found in the PGN text (a game is tags and moves, as in a .pgn file)"
             );
+            v["key"] = json!("error.pgn");
+            v["values"] = json!({ "fault_key": "pgn.none" });
             400
         } else {
             200
@@ -101,7 +110,7 @@ pub fn run(store: &Store, pgn: impl BufRead) -> Report {
                 Ok(import) => batch.push(import),
                 Err(why) => report.error(report.games() + batch.len() + 1, why),
             },
-            Err(e) => report.error(e.game, e.message),
+            Err(e) => report.error(e.game, (e.fault.text.clone(), wording::fault(&e.fault))),
         }
         if batch.len() >= BATCH && !keep(store, &mut batch, &mut report) {
             return report;
@@ -136,11 +145,12 @@ fn keep(store: &Store, batch: &mut Vec<Import>, report: &mut Report) -> bool {
 }
 
 /// A game of the file replayed by the rules of its variant.
-fn replay(game: &PgnGame) -> Result<Import, String> {
-    let g = import_game(game, Variant::DEFAULT)?;
+fn replay(game: &PgnGame) -> Result<Import, (String, Words)> {
+    let g =
+        import_game(game, Variant::DEFAULT).map_err(|f| (f.text.clone(), wording::fault(&f)))?;
     let moves: Vec<&str> = g.moves.iter().map(String::as_str).collect();
-    let replayed =
-        AnyGame::from_moves(g.variant, g.fen.as_deref(), &moves).map_err(|e| e.to_string())?;
+    let replayed = AnyGame::from_moves(g.variant, g.fen.as_deref(), &moves)
+        .map_err(|e| (e.to_string(), wording::engine(&e)))?;
     let mut kept = saved(&replayed, &Settings::default(), &[]);
     // A game that ended without mate or draw on the board (a resignation,
     // a flag) keeps the PGN's result.
@@ -421,11 +431,21 @@ mod tests {
         r.existing.push(7);
         assert_eq!(r.reply().0, 200);
         r.imported.push(8);
-        r.error(3, "ply 2: \"Kd8\" is not legal".into());
+        let fault = notation::fault::Fault::new(
+            "pgn.illegal",
+            vec![("ply", "2".into()), ("move", "Kd8".into())],
+        );
+        r.error(3, (fault.text.clone(), wording::fault(&fault)));
         let (status, v) = r.reply();
         assert_eq!(status, 201);
         assert_eq!(v["imported"], json!(["8"]));
         assert_eq!(v["skipped"], 1);
         assert_eq!(v["errors"][0]["game"], 3);
+        assert_eq!(v["errors"][0]["error"], "ply 2: \"Kd8\" is not legal");
+        assert_eq!(v["errors"][0]["key"], "pgn.illegal");
+        assert_eq!(
+            v["errors"][0]["values"],
+            json!({ "ply": "2", "move": "Kd8" })
+        );
     }
 }

@@ -186,7 +186,7 @@ fn legal(t: &Target) -> Result<Reply, ApiError> {
         .split([',', ' '])
         .filter(|m| !m.is_empty())
         .collect();
-    let game =
-        AnyGame::from_moves(variant, fen, &moves).map_err(|e| ApiError::bad(e.to_string()))?;
+    let game = AnyGame::from_moves(variant, fen, &moves)
+        .map_err(|e| ApiError::bad(e.to_string()).worded(super::wording::engine(&e)))?;
     Ok(Reply::json(&with_game!(&game, g => game_json(g))))
 }

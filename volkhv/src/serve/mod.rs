@@ -28,6 +28,7 @@ mod review;
 mod seats;
 mod session;
 mod store;
+mod wording;
 
 use guard::Guard;
 use pool::Pool;

@@ -181,7 +181,10 @@ fn refusal_page(e: &ApiError, lang: &str) -> Reply {
             .replace('>', "&gt;")
     };
     let words = |key: &str| escape(&assets::words(lang, key));
-    let text = e.key.map_or_else(|| escape(&e.message), words);
+    let text = e
+        .words
+        .as_ref()
+        .map_or_else(|| escape(&e.message), |w| words(w.key));
     let page = format!(
         "<!doctype html>\n<html lang=\"{lang}\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\

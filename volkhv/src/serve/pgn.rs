@@ -287,7 +287,7 @@ pub fn import(
     default: Variant,
 ) -> Result<(Variant, Option<String>, Vec<String>), ApiError> {
     let first = notation::pgn::import(text, default)
-        .map_err(|e| ApiError::bad(format!("PGN: {e}")))?
+        .map_err(|e| ApiError::bad(format!("PGN: {e}")).worded(super::wording::pgn_text(&e)))?
         .swap_remove(0);
     Ok((first.variant, first.fen, first.moves))
 }

@@ -13,7 +13,7 @@
 //! ```
 
 use super::guard::{same, secret};
-use super::http::ApiError;
+use super::http::{ApiError, Words};
 use super::session::lock;
 use super::store::{SeatRow, Store};
 use hyper::Method;
@@ -194,6 +194,10 @@ pub fn name(side: &str, given: Option<&str>) -> Result<String, ApiError> {
     if n.is_empty() || n.chars().count() > MAX_NAME || n.chars().any(char::is_control) {
         return Err(ApiError::bad(format!(
             "\"{side}\" must be a name of 1 to {MAX_NAME} characters"
+        ))
+        .worded(Words::new(
+            "error.seat_name",
+            vec![("most", MAX_NAME.to_string())],
         )));
     }
     Ok(n.to_string())
@@ -228,12 +232,17 @@ pub fn permit(who: Who, method: &Method, path: &[&str]) -> Result<(), ApiError> 
         Err(ApiError::new(
             403,
             "a watcher's link only watches: it cannot play or change anything",
-        ))
+        )
+        .keyed("error.watcher"))
     } else {
         Err(ApiError::new(
             403,
             format!("this link opens game {game} only, and not this part of it"),
-        ))
+        )
+        .worded(Words::new(
+            "error.seat_only",
+            vec![("game", game.to_string())],
+        )))
     }
 }
 

@@ -12,6 +12,7 @@
 //! The search thread never locks a slot: its sink only sends to the
 //! dispatcher, so `Engine::play`'s wait for the worker cannot deadlock.
 
+use super::http::Words;
 use super::review;
 use engine::{with_game, AnyGame, Engine, Info, Limits, Options, Score, SearchEvent};
 use movegen::{Color, Describe, PieceParts, Position, Role, Variant};
@@ -51,6 +52,17 @@ pub enum Refusal {
     /// The game library could not store the change (read-only file, full
     /// disk): the change was not made.
     Storage(String),
+    /// One of the above with the words a page shows for it.
+    Worded(Box<Refusal>, Words),
+}
+
+impl Refusal {
+    /// The same refusal, worded in the catalogues under `key` with
+    /// `values`.
+    #[must_use]
+    pub fn worded(self, key: &'static str, values: Vec<(&'static str, String)>) -> Refusal {
+        Refusal::Worded(Box::new(self), Words::new(key, values))
+    }
 }
 
 impl std::fmt::Display for Refusal {
@@ -61,6 +73,7 @@ impl std::fmt::Display for Refusal {
             | Refusal::Conflict(m)
             | Refusal::TooMany(m)
             | Refusal::Storage(m) => f.write_str(m),
+            Refusal::Worded(r, _) => r.fmt(f),
         }
     }
 }
@@ -522,7 +535,8 @@ impl Slot {
             return Err(Refusal::Conflict(format!(
                 "it is the engine's turn ({} to move)",
                 color_word(self.engine.game().turn())
-            )));
+            ))
+            .worded("error.engine_turn", Vec::new()));
         }
         let mv = self.move_string(mv);
         self.play(&mv)
@@ -595,7 +609,7 @@ impl Slot {
     fn going_on(&mut self) -> Result<(), Refusal> {
         self.flag_fall();
         if self.over() {
-            return Err(Refusal::Conflict("the game is over".into()));
+            return Err(over());
         }
         Ok(())
     }
@@ -606,7 +620,7 @@ impl Slot {
     /// 409 after the end; 507 if the library cannot keep it (the game goes on).
     pub fn end(&mut self, e: Ending) -> Result<(), Refusal> {
         if self.over() {
-            return Err(Refusal::Conflict("the game is over".into()));
+            return Err(over());
         }
         self.ending = Some(e);
         if let Err(err) = self.commit() {
@@ -630,9 +644,10 @@ impl Slot {
             (OfferStep::Accept, Some(by)) if by != side => return self.end(Ending::AGREED),
             (OfferStep::Decline, Some(_)) => self.offers.draw = None,
             _ => {
-                return Err(Refusal::Conflict(
-                    "no draw offer of the other side to answer".into(),
-                ))
+                return Err(
+                    Refusal::Conflict("no draw offer of the other side to answer".into())
+                        .worded("error.no_draw_offer", Vec::new()),
+                )
             }
         }
         self.changed();
@@ -650,7 +665,8 @@ impl Slot {
         match (answer, self.offers.takeback) {
             (OfferStep::Offer, _) => {
                 if self.asker_plies(side) == 0 {
-                    return Err(Refusal::Conflict("you have no move to take back".into()));
+                    return Err(Refusal::Conflict("you have no move to take back".into())
+                        .worded("error.undo.409", Vec::new()));
                 }
                 self.offers.takeback = Some(side);
             }
@@ -663,7 +679,8 @@ impl Slot {
             _ => {
                 return Err(Refusal::Conflict(
                     "no takeback request of the other side to answer".into(),
-                ))
+                )
+                .worded("error.no_takeback_request", Vec::new()))
             }
         }
         self.changed();
@@ -714,13 +731,14 @@ impl Slot {
     /// 409 if no move was played.
     pub fn undo(&mut self) -> Result<(), Refusal> {
         if self.ending.is_some() {
-            return Err(Refusal::Conflict("the game is over".into()));
+            return Err(over());
         }
         self.run = None;
         let before = self.saved_with(&self.settings);
         if self.engine.undo().is_err() {
             self.changed();
-            return Err(Refusal::Conflict("no move to take back".into()));
+            return Err(Refusal::Conflict("no move to take back".into())
+                .worded("error.undo.409", Vec::new()));
         }
         let sides = self.settings.sides;
         if !self.settings.analyse
@@ -835,7 +853,8 @@ impl Slot {
         if self.engine.game().ply_count() != ply || !self.human_to_move() {
             return Err(Refusal::Conflict(
                 "the game changed while the hint was searched; ask again".into(),
-            ));
+            )
+            .worded("error.hint_stale", Vec::new()));
         }
         self.hints.push(Hint {
             ply,
@@ -1087,9 +1106,17 @@ pub fn white_view(run: &Run, score: Score) -> Score {
     }
 }
 
+/// The refusal of anything but a review once a game is over.
+fn over() -> Refusal {
+    Refusal::Conflict("the game is over".into()).worded("error.over", Vec::new())
+}
+
 /// The one place where the engine facade's errors become replies.
 pub fn engine_error(e: engine::Error) -> Refusal {
-    Refusal::Bad(e.to_string())
+    Refusal::Worded(
+        Box::new(Refusal::Bad(e.to_string())),
+        super::wording::engine(&e),
+    )
 }
 
 /// Hints asked for by white and by black in `game`.

@@ -238,7 +238,9 @@ def plunder():
     assert pieces("d8") == [("Q", "N")], pieces("d8")
     # A bad FEN in the URL: a message and the variant's start position.
     navigate(URL + "?" + urllib.parse.urlencode({"variant": "plunder", "fen": "8/8/8 w - -"}))
-    wait("the bad-FEN message", lambda: "invalid FEN" in message())
+    # The server's words for it: the reason and the field, from its keys.
+    wait("the bad-FEN message", lambda: "cannot be set up: expected 8 ranks, found 3"
+         " (the piece placement (field 1))" in message())
     start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     wait("the start position instead", lambda: fen() == start)
     assert board().get_attribute("data-variant") == "plunder"

@@ -172,6 +172,49 @@ def same_words(d):
         log("%s %s: %d moves and %d pieces worded as the server does" % (variant, fen, r["moves"], r["pieces"]))
 
 
+def in_language(lang, text, english):
+    """`text` is the server's refusal worded in `lang`: in en the words
+    `english`; otherwise Cyrillic but for the tokens it quotes."""
+    if lang == "en":
+        assert english in text, (lang, text)
+        return
+    words = re.sub(r"«[^»]*»|\bFEN\b|\bPGN\b|\d", " ", text)
+    latin = re.findall(r"[A-Za-z]{2,}", words)
+    assert not latin, "%s: Latin words %s in %r" % (lang, latin, text)
+    assert re.search(r"[\u0400-\u04ff]{4,}", text), (lang, text)
+    if lang == "kk":
+        assert KAZAKH_LETTERS & set(text), (lang, text)
+
+
+def refused_fen(d, lang):
+    """A Tavreli FEN with an empty tower, set up on the board."""
+    d.find_element(By.CSS_SELECTOR, "#setup summary").click()
+    box = d.find_element(By.ID, "fen-input")
+    box.clear()
+    box.send_keys("4k3/8/8/3()4/8/8/8/4K3 w - - 0 1")
+    d.find_element(By.ID, "set-fen").click()
+    text = wait(d, "the refusal", lambda: d.find_element(By.ID, "message").text)
+    # The browser logs the refused request itself, and nothing else.
+    errors = console_errors(d)
+    assert len(errors) == 1 and "/api/games - " in errors[0] and "status of 400" in errors[0], errors
+    in_language(lang, text, "empty tower")
+    words = catalogue(lang)
+    assert words["fen.field.board"] in text, (lang, text)
+    log("refused FEN in %s: %s" % (lang, text))
+
+
+def refused_pgn(d, lang):
+    """Two pasted games, the second with a tag line left open."""
+    box = d.find_element(By.ID, "import-text")
+    box.clear()
+    box.send_keys('[Event "a"]\n\n1. e4 e5 *\n\n[Event "b\n\n1. d4 *\n')
+    d.find_element(By.ID, "import").click()
+    item = wait(d, "the import report", lambda: d.find_elements(By.CSS_SELECTOR, "#import-report li"))
+    text = item[0].text
+    in_language(lang, text, "bad tag line")
+    log("refused PGN game in %s: %s" % (lang, text))
+
+
 def run(lang):
     d = webdriver_setup.chromium(SHOTS, "languages-" + lang, lang=lang)
     try:
@@ -188,6 +231,8 @@ def run(lang):
         if lang == "en":
             assert all(w in text for w in ["New game", "Library", "How to play", "Takeback", "Hint"]), text
             same_words(d)
+        # A refused FEN in the reader's language, its reason and field too.
+        refused_fen(d, lang)
         # Figurines by default in ru and kk, letters in en.
         board(d, "/?variant=chess&moves=g1f3")
         moves = d.find_element(By.ID, "moves").text
@@ -196,6 +241,7 @@ def run(lang):
         webdriver_setup.navigate(d, server.url.rstrip("/") + "/library.html")
         wait(d, "the library", lambda: d.execute_script("return document.body.dataset.ready"))
         check_language(d, lang, "the library")
+        refused_pgn(d, lang)
         count = d.find_element(By.ID, "count").text
         n = int(re.match(r"\d+", count).group())
         forms = words["library.count"]
