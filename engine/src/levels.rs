@@ -170,8 +170,12 @@ impl StrengthSettings {
     }
 }
 
-/// The ply at which variants' score scales are compared.
-const SCALE_PLY: u32 = 40;
+/// The stage (a middlegame's) at which variants' score scales are
+/// compared.
+const SCALE_STAGE: eval::wdl::Stage = eval::wdl::Stage {
+    material: 60,
+    ply: 40,
+};
 
 /// A level's noise (in chess centipawns, as [`weakening`] gives it) in the
 /// centipawns of the variant whose win/draw/loss model is `model`: scaled
@@ -180,8 +184,8 @@ const SCALE_PLY: u32 = 40;
 /// far less than a chess one: its spread is about 8 times chess's).
 #[must_use]
 pub fn noise_for(noise_cp: f64, model: &WdlModel) -> f64 {
-    let chess = eval::chess::WDL.params(SCALE_PLY).1;
-    noise_cp * model.params(SCALE_PLY).1 / chess
+    let chess = eval::chess::WDL.params(SCALE_STAGE).1;
+    noise_cp * model.params(SCALE_STAGE).1 / chess
 }
 
 /// A standard normal number from 64 random bits (Box–Muller).

@@ -125,10 +125,11 @@ const DARK_SQUARES: u64 = 0xaa55_aa55_aa55_aa55;
 /// The win/draw/loss model, fitted by `volkhv-tune wdl --variant chess` on
 /// self-play data (command and quality in `docs/tuning.md`).
 pub const WDL: crate::wdl::WdlModel = crate::wdl::WdlModel {
-    a0: 14.2,
-    a1: 289.3,
-    b0: 99.2,
-    b1: 44.1,
+    material_min: 5,
+    a: [277.6, -641.5, 370.6],
+    b: [124.0, -107.0, 95.0],
+    a_ply: 251.7,
+    b_ply: 29.4,
 };
 
 impl Evaluate for Chess {
@@ -138,6 +139,10 @@ impl Evaluate for Chess {
 
     fn evaluate(&self) -> i32 {
         let board = self.board();
+        let owned = [board.by_color(Color::White), board.by_color(Color::Black)];
+        if let Some(won) = crate::endgame::bare_king(self, owned) {
+            return won;
+        }
         let hand_written = evaluate_board(board, self.turn());
         if board.by_role(Role::Pawn).is_empty() {
             // Pawnless endings are rare in self-play, so the network's
@@ -764,7 +769,7 @@ mod tests {
             let net = crate::nets::correction(&p);
             assert_eq!(p.evaluate(), hand + net, "{fen}");
         }
-        let pawnless = Chess::from_fen("8/8/4k3/8/8/8/4K3/4R3 w - - 0 1").unwrap();
+        let pawnless = Chess::from_fen("8/8/4k3/8/8/3n4/4K3/4R3 w - - 0 1").unwrap();
         assert_eq!(
             pawnless.evaluate(),
             evaluate_board(pawnless.board(), pawnless.turn())

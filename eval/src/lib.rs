@@ -29,6 +29,7 @@ macro_rules! traceable {
 pub(crate) use traceable;
 
 pub mod chess;
+pub mod endgame;
 pub mod nets;
 pub mod nnue;
 pub mod plunder;
@@ -49,6 +50,29 @@ pub trait Evaluate: Position {
 
     /// Static evaluation in centipawns, positive when the side to move is better.
     fn evaluate(&self) -> i32;
+
+    /// The material left on the board for the win/draw/loss model
+    /// ([`wdl::material_value`], both sides, kings not counted). By default
+    /// the pieces that stand on the squares; PlunderChess's vests are
+    /// one-use and not counted.
+    fn material(&self) -> u32 {
+        (0..64)
+            .filter_map(Square::from_index)
+            .filter_map(|sq| self.piece_at(sq))
+            .map(|p| wdl::material_value(p.role))
+            .sum()
+    }
+
+    /// What the win/draw/loss model reads of the position besides the
+    /// score: its material and its ply (from the move counter and the side
+    /// to move; a game that began from a FEN counts from that FEN's).
+    fn wdl_stage(&self) -> wdl::Stage {
+        let black = u32::from(self.turn() == Color::Black);
+        wdl::Stage {
+            material: self.material(),
+            ply: self.fullmoves().saturating_sub(1).saturating_mul(2) + black,
+        }
+    }
 
     /// A cheap ordering hint for a capture (higher first): by default
     /// [`Evaluate::capture_value`] ten times over, minus a tenth of the

@@ -61,16 +61,22 @@ type W<'a, A> = Reader<'a, PlunderWeights, A>;
 /// The win/draw/loss model, fitted by `volkhv-tune wdl --variant plunder` on
 /// self-play data (command and quality in `docs/tuning.md`).
 pub const WDL: crate::wdl::WdlModel = crate::wdl::WdlModel {
-    a0: 28.6,
-    a1: 135.9,
-    b0: 259.0,
-    b1: -60.3,
+    material_min: 4,
+    a: [280.0, -598.8, 320.1],
+    b: [102.0, -39.7, 116.1],
+    a_ply: 136.7,
+    b_ply: 74.3,
 };
 
 impl Evaluate for Plunder {
     const WDL: crate::wdl::WdlModel = WDL;
 
     fn evaluate(&self) -> i32 {
+        let board = self.board();
+        let owned = [board.by_color(Color::White), board.by_color(Color::Black)];
+        if let Some(won) = crate::endgame::bare_king(self, owned) {
+            return won;
+        }
         hand_written(self) + crate::nets::correction(self)
     }
 

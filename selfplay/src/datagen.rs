@@ -43,6 +43,9 @@ pub const HASH_MB: usize = 16;
 pub const MAX_PLIES: usize = 600;
 /// Most random opening plies.
 pub const MAX_RANDOM_PLIES: u64 = 100;
+/// Random openings tried before a game starts from its start position as
+/// it is.
+const OPENING_TRIES: usize = 1000;
 /// Most games generated in parallel.
 pub const MAX_CONCURRENCY: u64 = 256;
 
@@ -50,7 +53,7 @@ pub const MAX_CONCURRENCY: u64 = 256;
 pub const USAGE: &str = "\
 usage: volkhv datagen --variant V --games N --nodes K --out FILE
                       [--random-plies P] [--seed S] [--concurrency T]
-                      [--format text|binary]
+                      [--format text|binary] [--starts FILE]
   --variant V        chess, plunder or tavreli
   --games N          games to play (1..)
   --nodes K          nodes searched per move (1..)
@@ -62,7 +65,11 @@ usage: volkhv datagen --variant V --games N --nodes K --out FILE
   --out FILE         appended to: `FEN | score | result` lines (White's view)
   --format F         text (the default) or binary (the default for a FILE
                      ending in .bin): 64-byte records; a rerun with the same
-                     arguments resumes the run in the file";
+                     arguments resumes the run in the file
+  --starts FILE      FEN lines (EPD: the first four fields) game i starts from
+                     (line i mod their number; then the random plies), for
+                     data from positions the start position rarely reaches
+                     (endings: scripts/endgame_starts.py)";
 
 /// How the positions are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,6 +99,63 @@ pub struct Config {
     pub out: PathBuf,
     /// Text or binary.
     pub format: Format,
+    /// Positions games start from instead of the variant's start position
+    /// (`--starts`): the file's name and its FENs.
+    pub starts: Option<Starts>,
+}
+
+/// The positions of a `--starts` file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Starts {
+    /// The file's name as given (in the run's header).
+    pub name: String,
+    /// Its FENs that are legal positions of the variant still to be played.
+    pub fens: Vec<String>,
+}
+
+impl Starts {
+    /// Reads and checks `path`'s positions for `variant`.
+    ///
+    /// # Errors
+    /// An unreadable file, no position to play, or a line that is not a
+    /// position of the variant (its number named).
+    pub fn read(path: &str, variant: Variant) -> Result<Starts, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("--starts {path}: {e}"))?;
+        let fens = with_variant!(variant, P => start_fens::<P>(&text))
+            .map_err(|e| format!("--starts {path}: {e}"))?;
+        if fens.is_empty() {
+            return Err(format!("--starts {path}: no position"));
+        }
+        Ok(Starts {
+            name: path.to_string(),
+            fens,
+        })
+    }
+}
+
+/// The FENs of a starts file (EPD lines keep their first four fields) that
+/// are positions of `P` still to be played.
+fn start_fens<P: Position + Evaluate>(text: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let fen = if fields.len() >= 6 && fields[4].parse::<u32>().is_ok() {
+            fields[..6].join(" ")
+        } else {
+            fields[..fields.len().min(4)].join(" ")
+        };
+        let game = Game::<P>::new(Some(&fen)).map_err(|e| format!("line {}: {e}", i + 1))?;
+        // A generated ending may be mate or stalemate already: nothing to
+        // play, so it is left out (the header counts the positions kept).
+        if game.status().is_none() {
+            out.push(game.position().fen());
+        }
+    }
+    Ok(out)
 }
 
 fn number(flag: &str, token: &str, min: u64, max: u64) -> Result<u64, String> {
@@ -121,6 +185,7 @@ impl Config {
                 "--concurrency",
                 "--out",
                 "--format",
+                "--starts",
             ];
             let Some(&name) = known.iter().find(|&&k| k == flag) else {
                 return Err(format!("unknown argument \"{flag}\""));
@@ -173,6 +238,10 @@ impl Config {
             )?,
             out: PathBuf::from(out),
             format,
+            starts: values
+                .get("--starts")
+                .map(|path| Starts::read(path, variant))
+                .transpose()?,
         })
     }
 
@@ -181,9 +250,30 @@ impl Config {
     #[must_use]
     pub fn header(&self) -> String {
         format!(
-            "# volkhv datagen --variant {} --games {} --nodes {} --random-plies {} --seed {}",
-            self.variant, self.games, self.nodes, self.random_plies, self.seed
+            "# volkhv datagen --variant {} --games {} --nodes {} --random-plies {} --seed {}{}",
+            self.variant,
+            self.games,
+            self.nodes,
+            self.random_plies,
+            self.seed,
+            self.starts_words()
         )
+    }
+
+    /// ` --starts NAME` with the number of its positions, or nothing.
+    fn starts_words(&self) -> String {
+        self.starts.as_ref().map_or_else(String::new, |s| {
+            format!(" --starts {} ({} positions)", s.name, s.fens.len())
+        })
+    }
+
+    /// The position game `index` starts from before its random plies
+    /// (`None`: the variant's start position).
+    #[must_use]
+    pub fn start_of(&self, index: u64) -> Option<&str> {
+        let s = self.starts.as_ref()?;
+        let n = s.fens.len() as u64;
+        Some(&s.fens[usize::try_from(index % n).unwrap_or(0)])
     }
 
     /// The header of a binary file: [`Config::header`] without the number
@@ -192,8 +282,12 @@ impl Config {
     #[must_use]
     pub fn run_header(&self) -> String {
         format!(
-            "# volkhv datagen --variant {} --nodes {} --random-plies {} --seed {}",
-            self.variant, self.nodes, self.random_plies, self.seed
+            "# volkhv datagen --variant {} --nodes {} --random-plies {} --seed {}{}",
+            self.variant,
+            self.nodes,
+            self.random_plies,
+            self.seed,
+            self.starts_words()
         )
     }
 }
@@ -219,14 +313,17 @@ pub struct GameRecord {
     pub moves: Vec<String>,
 }
 
-/// Tries opening a game with `plies` random legal moves from the start
-/// position until one does not end the game early.
-fn opening<P: Position + Evaluate>(rng: &mut SplitMix, plies: u64) -> Game<P> {
-    loop {
-        let mut game = match Game::<P>::new(None) {
-            Ok(g) => g,
-            Err(e) => unreachable!("the start position parses: {e}"),
-        };
+/// Tries opening a game with `plies` random legal moves from `from` (the
+/// start position when `None`) until one does not end the game early; from
+/// an ending where every try does, the start itself (never over: starts
+/// are checked when read).
+fn opening<P: Position + Evaluate>(rng: &mut SplitMix, plies: u64, from: Option<&str>) -> Game<P> {
+    let fresh = || match Game::<P>::new(from) {
+        Ok(g) => g,
+        Err(e) => unreachable!("start positions are checked when read: {e}"),
+    };
+    for _ in 0..OPENING_TRIES {
+        let mut game = fresh();
         let mut list = MoveList::new();
         for _ in 0..plies {
             list.clear();
@@ -240,6 +337,7 @@ fn opening<P: Position + Evaluate>(rng: &mut SplitMix, plies: u64) -> Game<P> {
             return game;
         }
     }
+    fresh()
 }
 
 /// Searches the current position to the node limit; the best move and
@@ -280,7 +378,7 @@ fn white_view(v: i32, turn: Color) -> i32 {
 #[must_use]
 pub fn play_game<P: Position + Evaluate>(cfg: &Config, index: u64) -> GameRecord {
     let mut rng = SplitMix::new(game_seed(cfg.seed, index));
-    let mut game = opening::<P>(&mut rng, cfg.random_plies);
+    let mut game = opening::<P>(&mut rng, cfg.random_plies, cfg.start_of(index));
     let shared = Shared::new(HASH_MB);
     let options = Options {
         hash_mb: HASH_MB,

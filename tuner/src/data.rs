@@ -25,6 +25,16 @@ impl Raw<'_> {
         }
     }
 
+    /// The game a binary record belongs to (its index in the run); text
+    /// does not say.
+    #[must_use]
+    pub fn game(&self) -> Option<u32> {
+        match self {
+            Raw::Line(..) => None,
+            Raw::Packed(_, _, bytes, _) => Some(binary::game_of(bytes)),
+        }
+    }
+
     /// The record.
     ///
     /// # Errors

@@ -215,9 +215,10 @@ fn print_changes<P: Traceable>(before: &[eval::pst::S], after: &[eval::pst::S]) 
 
 const WDL_USAGE: &str = "\
 usage: volkhv-tune wdl --variant V FILE [FILE ...]
-  fits the variant's win/draw/loss model to `volkhv datagen` files and prints
-  its parameters (for eval/src/<variant>.rs) and its held-out log-loss against
-  the constant model";
+  fits the variant's win/draw/loss model (a and b quadratic in the material
+  left) to `volkhv datagen` files, text or binary, and prints its parameters
+  (for eval/src/<variant>.rs) with the held-out log-loss and calibration of
+  it, of the constant model and of the former ply model";
 
 /// `volkhv-tune wdl`: the fit and its quality.
 fn wdl_command(args: &[String]) -> Result<(), String> {
@@ -231,37 +232,72 @@ fn wdl_command(args: &[String]) -> Result<(), String> {
     };
     let variant = Variant::from_name(variant)
         .ok_or_else(|| format!("--variant \"{variant}\" is not one of chess, plunder, tavreli"))?;
-    let data = tuner::wdl::load(files)?;
-    if data.len() < tuner::wdl::HELD_OUT_EVERY * 10 {
+    let files: Vec<PathBuf> = files.iter().map(PathBuf::from).collect();
+    let data = movegen::with_variant!(variant, P => tuner::wdl::load::<P>(&files))?;
+    if data.len() < 1000 {
         return Err(format!("only {} positions: too few to fit", data.len()));
     }
     let r = tuner::wdl::fit_and_score(&data);
-    let m = r.model;
+    print!("{}", wdl_report(variant, &r));
+    Ok(())
+}
+
+/// The report's text: the data, the losses, the model as Rust, its `a` and
+/// `b` along the material, and the calibration tables.
+fn wdl_report(variant: Variant, r: &tuner::wdl::Report) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
     let (w, d, l) = r.rates;
-    println!(
-        "{}: {} positions fitted, {} held out; White wins {:.1} %, draws {:.1} %, loses {:.1} %",
+    let _ = writeln!(
+        out,
+        "{}: {} positions fitted, {} held out (every {}th game); White wins {:.1} %, draws {:.1} %, loses {:.1} %",
         variant.name(),
         r.fitted,
         r.held_out,
+        tuner::wdl::HELD_OUT_EVERY,
         w * 100.0,
         d * 100.0,
         l * 100.0
     );
-    println!(
-        "held-out log-loss: model {:.4}, constant {:.4} ({:.1} % less)",
-        r.loss,
-        r.constant_loss,
-        (1.0 - r.loss / r.constant_loss) * 100.0
-    );
-    println!(
-        "WdlModel {{ a0: {:.1}, a1: {:.1}, b0: {:.1}, b1: {:.1} }}",
-        m.a0, m.a1, m.b0, m.b1
-    );
-    for ply in [20, 60, 120] {
-        let (a, b) = m.params(ply);
-        println!("  ply {ply}: a {a:.1}, b {b:.1}");
+    let _ = writeln!(out, "held-out log-loss: constant {:.4}", r.constant_loss);
+    for m in &r.models {
+        let _ = writeln!(out, "  {:?}: {:.4}", m.inputs, m.loss);
     }
-    Ok(())
+    let m = r.models[0].model;
+    let _ = writeln!(
+        out,
+        "WdlModel {{ material_min: {}, a: [{:.1}, {:.1}, {:.1}], b: [{:.1}, {:.1}, {:.1}], a_ply: {:.1}, b_ply: {:.1} }}",
+        m.material_min, m.a[0], m.a[1], m.a[2], m.b[0], m.b[1], m.b[2], m.a_ply, m.b_ply
+    );
+    let mut materials = [10, 20, 30, 40, 50, 60, 70, 78].to_vec();
+    materials.retain(|&x| x > m.material_min);
+    materials.insert(0, m.material_min);
+    for material in materials {
+        let at = |ply| m.params(eval::wdl::Stage { material, ply });
+        let ((a0, b0), (a1, b1)) = (at(20), at(120));
+        let _ = writeln!(
+            out,
+            "  material {material:>2}: ply 20 a {a0:>6.1} b {b0:>6.1}; ply 120 a {a1:>6.1} b {b1:>6.1}"
+        );
+    }
+    let _ = writeln!(
+        out,
+        "calibration on held-out games (predicted → actual, positions):"
+    );
+    let _ = write!(out, "  bucket  ");
+    for m in &r.models {
+        let _ = write!(out, "  {:<24}", format!("{:?}", m.inputs));
+    }
+    let _ = writeln!(out);
+    for i in 0..tuner::wdl::BUCKETS {
+        let _ = write!(out, "  {:.1}-{:.1}", i as f64 / 10.0, (i + 1) as f64 / 10.0);
+        for m in &r.models {
+            let b = m.calibration[i];
+            let _ = write!(out, "  {:.3} → {:.3} {:>8}", b.predicted, b.actual, b.count);
+        }
+        let _ = writeln!(out);
+    }
+    out
 }
 
 fn main() -> ExitCode {

@@ -1,106 +1,115 @@
 //! `volkhv-tune wdl`: fits a variant's win/draw/loss model
-//! ([`eval::wdl::WdlModel`]) to `volkhv datagen` files, whose lines hold
-//! the search's score and the game's result, and says how much better it
-//! predicts the results than the constant model (the data's own win, draw
-//! and loss rates) by the mean log-loss on positions held out of the fit.
+//! ([`eval::wdl::WdlModel`]: `a` and `b` quadratic in the material left and
+//! linear in the ply) to `volkhv datagen` files, whose records hold the
+//! search's score and the game's result, and says how well it predicts the
+//! results of games held out of the fit: the mean log-loss and the
+//! calibration by bucket, beside the constant model (the data's own rates),
+//! the model the project used before (the ply alone) and the material alone.
 
-use eval::wdl::WdlModel;
-use std::path::Path;
+use crate::data::{self, Raw};
+use eval::wdl::{Stage, WdlModel, MATERIAL_MAX, MIN_SPREAD, PLY_CAP};
+use eval::Evaluate;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::path::PathBuf;
 
-/// One labelled position: score and result from White's view (the model
-/// is the same for both sides), and the ply.
+/// One labelled position: score and result from White's view (the models
+/// are the same for both sides), with what the models read of it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sample {
     /// Search score, centipawns, White's view.
     pub cp: f64,
-    /// The game's ply at the position.
-    pub ply: u32,
+    /// [`Evaluate::wdl_stage`] of the position.
+    pub stage: Stage,
     /// 1.0, 0.5 or 0.0 for White.
     pub result: f64,
+    /// The game it comes from (a binary record's game index; for text, a
+    /// block of [`TEXT_GAME_LINES`] lines), which decides whether it is
+    /// held out.
+    pub game: u64,
 }
 
-/// Every `held_out_every`-th sample is kept out of the fit.
-pub const HELD_OUT_EVERY: usize = 10;
+/// Games whose index is a multiple of this are held out of the fit.
+pub const HELD_OUT_EVERY: u64 = 10;
+/// A text file does not say where its games begin: blocks of this many
+/// lines stand in for games when holding out.
+pub const TEXT_GAME_LINES: usize = 100;
+/// Scores beyond this are counted as this when fitting (the models are
+/// flat out there, and a few huge scores would only slow the fit down).
+const CP_CAP: f64 = 4000.0;
 /// The smallest probability a log-loss is charged for (a certain
 /// prediction that is wrong costs this, not infinity).
 const FLOOR: f64 = 1e-9;
 
-/// Reads one `FEN | score | result` line; `Ok(None)` for a comment or an
-/// empty line.
+/// Every position of `paths`, which must be `P`'s data.
 ///
 /// # Errors
-/// A line that is not in the format.
-pub fn parse_line(line: &str) -> Result<Option<Sample>, String> {
-    let line = line.trim();
-    if line.is_empty() || line.starts_with('#') {
-        return Ok(None);
-    }
-    let parts: Vec<&str> = line.split('|').map(str::trim).collect();
-    let [fen, score, result] = parts[..] else {
-        return Err("expected `FEN | score | result`".to_string());
-    };
-    let fields: Vec<&str> = fen.split_whitespace().collect();
-    let black = match fields.get(1) {
-        Some(&"w") => 0,
-        Some(&"b") => 1,
-        _ => return Err("the FEN has no side to move".to_string()),
-    };
-    let fullmoves: u32 = fields.get(5).and_then(|f| f.parse().ok()).unwrap_or(1);
-    let cp: f64 = score
-        .parse()
-        .map_err(|_| format!("bad score \"{score}\""))?;
-    let result: f64 = result
-        .parse()
-        .map_err(|_| format!("bad result \"{result}\""))?;
-    if ![0.0, 0.5, 1.0].contains(&result) {
-        return Err(format!("result {result} is not 0, 0.5 or 1"));
-    }
-    Ok(Some(Sample {
-        cp,
-        ply: fullmoves.saturating_sub(1) * 2 + black,
-        result,
-    }))
+/// An unreadable file, data of another variant, a bad line or record.
+pub fn load<P: Evaluate>(paths: &[PathBuf]) -> Result<Vec<Sample>, String> {
+    data::read(paths, P::VARIANT, None)?
+        .par_iter()
+        .enumerate()
+        .map(|(i, raw)| {
+            let r = raw.record()?;
+            let pos = P::from_fen(&r.fen).map_err(|e| raw.at(&e.to_string()))?;
+            let game = match raw {
+                Raw::Packed(..) => u64::from(raw.game().unwrap_or(0)),
+                Raw::Line(..) => (i / TEXT_GAME_LINES) as u64,
+            };
+            Ok(Sample {
+                cp: f64::from(r.score),
+                stage: pos.wdl_stage(),
+                result: r.result,
+                game,
+            })
+        })
+        .collect()
 }
 
-/// Every sample of the files.
-///
-/// # Errors
-/// An unreadable file, or a bad line (`FILE:LINE: reason`).
-pub fn load(paths: &[impl AsRef<Path>]) -> Result<Vec<Sample>, String> {
-    let mut out = Vec::new();
-    for path in paths {
-        let path = path.as_ref();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        for (i, line) in text.lines().enumerate() {
-            let s = parse_line(line).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
-            out.extend(s);
-        }
-    }
-    Ok(out)
+/// Something that gives a sample's `(win, draw, loss)` for White.
+pub trait Predict: Sync {
+    /// The probabilities.
+    fn predict(&self, s: &Sample) -> (f64, f64, f64);
 }
 
-/// The probability a model gave to what happened.
-fn likelihood(m: &WdlModel, s: &Sample) -> f64 {
-    let (w, d, l) = m.probabilities(s.cp, s.ply);
-    let p = if s.result == 1.0 {
+impl Predict for WdlModel {
+    fn predict(&self, s: &Sample) -> (f64, f64, f64) {
+        self.probabilities(s.cp, s.stage)
+    }
+}
+
+/// The same rates for every position.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Constant(pub (f64, f64, f64));
+
+impl Predict for Constant {
+    fn predict(&self, _: &Sample) -> (f64, f64, f64) {
+        self.0
+    }
+}
+
+/// The probability of what happened.
+fn of_result((w, d, l): (f64, f64, f64), result: f64) -> f64 {
+    if result == 1.0 {
         w
-    } else if s.result == 0.0 {
+    } else if result == 0.0 {
         l
     } else {
         d
-    };
-    p.max(FLOOR)
+    }
 }
 
-/// Mean log-loss (natural log) of a model.
+/// Mean log-loss (natural log) of a model on `data`.
 #[must_use]
-pub fn log_loss(m: &WdlModel, data: &[Sample]) -> f64 {
-    let sum: f64 = data.iter().map(|s| -likelihood(m, s).ln()).sum();
+pub fn log_loss(m: &impl Predict, data: &[Sample]) -> f64 {
+    let sum: f64 = data
+        .par_iter()
+        .map(|s| -of_result(m.predict(s), s.result).max(FLOOR).ln())
+        .sum();
     sum / data.len().max(1) as f64
 }
 
-/// The constant model's rates `(win, draw, loss)` for White in `data`.
+/// White's win/draw/loss rates in `data`.
 #[must_use]
 pub fn rates(data: &[Sample]) -> (f64, f64, f64) {
     let n = data.len().max(1) as f64;
@@ -108,135 +117,323 @@ pub fn rates(data: &[Sample]) -> (f64, f64, f64) {
     (count(1.0), count(0.5), count(0.0))
 }
 
-/// Mean log-loss of predicting `rates` for every sample.
-#[must_use]
-pub fn constant_log_loss(rates: (f64, f64, f64), data: &[Sample]) -> f64 {
-    let (w, d, l) = rates;
-    let sum: f64 = data
-        .iter()
-        .map(|s| {
-            let p = if s.result == 1.0 {
-                w
-            } else if s.result == 0.0 {
-                l
-            } else {
-                d
-            };
-            -p.max(FLOOR).ln()
+/// Samples that share a score (rounded to [`CP_STEP`], capped) and a
+/// stage (the ply to [`PLY_STEP`]), with their results counted: the fit's
+/// loss runs over these, far fewer than the samples.
+struct Cell {
+    cp: f64,
+    stage: Stage,
+    counts: [f64; 3],
+}
+
+/// The score's rounding in a cell, in centipawns.
+const CP_STEP: f64 = 5.0;
+/// The ply's rounding in a cell.
+const PLY_STEP: u32 = 4;
+
+fn cells(data: &[Sample], material_min: u32) -> Vec<Cell> {
+    let mut map: HashMap<(i32, u32, u32), [f64; 3]> = HashMap::new();
+    for s in data {
+        let cp = (s.cp.clamp(-CP_CAP, CP_CAP) / CP_STEP).round() as i32;
+        let material = s.stage.material.clamp(material_min, MATERIAL_MAX);
+        let ply = s.stage.ply.min(PLY_CAP) / PLY_STEP;
+        let counts = map.entry((cp, material, ply)).or_default();
+        counts[result_index(s.result)] += 1.0;
+    }
+    map.into_iter()
+        .map(|((cp, material, ply), counts)| Cell {
+            cp: f64::from(cp) * CP_STEP,
+            stage: Stage {
+                material,
+                ply: ply * PLY_STEP + PLY_STEP / 2,
+            },
+            counts,
         })
-        .sum();
-    sum / data.len().max(1) as f64
+        .collect()
 }
 
-fn to_model(x: &[f64; 4]) -> WdlModel {
-    WdlModel {
-        a0: x[0],
-        a1: x[1],
-        b0: x[2],
-        b1: x[3],
+fn result_index(result: f64) -> usize {
+    if result == 1.0 {
+        0
+    } else if result == 0.5 {
+        1
+    } else {
+        2
     }
 }
 
-/// The model of least log-loss on `data` (Nelder–Mead from a typical
-/// start: the loss is smooth in the four numbers and cheap to evaluate).
-#[must_use]
-pub fn fit(data: &[Sample]) -> WdlModel {
-    // Models whose `a` or `b` the clamps of `WdlModel::params` would
-    // change somewhere are refused: the clamped region is flat, and a
-    // search that wanders into it reports numbers that mean nothing.
-    let cap = f64::from(eval::wdl::PLY_CAP) / eval::wdl::PLY_SCALE;
-    let f = |x: &[f64; 4]| {
-        let ends = [(x[0], x[2]), (x[0] + x[1] * cap, x[2] + x[3] * cap)];
-        if ends.iter().any(|&(a, b)| a < 0.0 || b < 10.0) {
-            return f64::INFINITY;
-        }
-        log_loss(&to_model(x), data)
-    };
-    let start = [150.0, 0.0, 100.0, 0.0];
-    let steps = [50.0, 30.0, 30.0, 20.0];
-    let mut simplex: Vec<([f64; 4], f64)> = vec![(start, f(&start))];
+/// The cells' mean log-loss under `m`.
+fn cells_loss(cells: &[Cell], m: &WdlModel) -> f64 {
+    let (sum, n) = cells
+        .par_iter()
+        .map(|c| {
+            let (w, d, l) = m.probabilities(c.cp, c.stage);
+            let [wins, draws, losses] = c.counts;
+            let loss = -(wins * w.max(FLOOR).ln()
+                + draws * d.max(FLOOR).ln()
+                + losses * l.max(FLOOR).ln());
+            (loss, wins + draws + losses)
+        })
+        .reduce(|| (0.0, 0.0), |x, y| (x.0 + y.0, x.1 + y.1));
+    sum / n.max(1.0)
+}
+
+/// The point of least `f` near `start` (Nelder–Mead: the losses are smooth
+/// in a handful of numbers and cheap to evaluate; `f` returns infinity
+/// where a model is refused).
+fn minimize(f: impl Fn(&[f64]) -> f64, start: &[f64], steps: &[f64]) -> Vec<f64> {
+    let n = start.len();
+    let mut simplex: Vec<(Vec<f64>, f64)> = vec![(start.to_vec(), f(start))];
     for (i, step) in steps.iter().enumerate() {
-        let mut x = start;
+        let mut x = start.to_vec();
         x[i] += step;
-        simplex.push((x, f(&x)));
+        let fx = f(&x);
+        simplex.push((x, fx));
     }
-    for _ in 0..2000 {
+    for _ in 0..(1000 * n) {
         simplex.sort_by(|a, b| a.1.total_cmp(&b.1));
-        if simplex[4].1 - simplex[0].1 < 1e-10 {
+        if simplex[n].1 - simplex[0].1 < 1e-10 {
             break;
         }
-        let centroid: [f64; 4] =
-            std::array::from_fn(|k| simplex[..4].iter().map(|p| p.0[k]).sum::<f64>() / 4.0);
-        let worst = simplex[4].0;
-        let r = lerp(centroid, worst, -1.0);
+        let centroid: Vec<f64> = (0..n)
+            .map(|k| simplex[..n].iter().map(|p| p.0[k]).sum::<f64>() / n as f64)
+            .collect();
+        let worst = simplex[n].0.clone();
+        let r = lerp(&centroid, &worst, -1.0);
         let fr = f(&r);
         if fr < simplex[0].1 {
-            let e = lerp(centroid, worst, -2.0);
+            let e = lerp(&centroid, &worst, -2.0);
             let fe = f(&e);
-            simplex[4] = if fe < fr { (e, fe) } else { (r, fr) };
-        } else if fr < simplex[3].1 {
-            simplex[4] = (r, fr);
+            simplex[n] = if fe < fr { (e, fe) } else { (r, fr) };
+        } else if fr < simplex[n - 1].1 {
+            simplex[n] = (r, fr);
         } else {
-            let c = lerp(centroid, worst, 0.5);
+            let c = lerp(&centroid, &worst, 0.5);
             let fc = f(&c);
-            if fc < simplex[4].1 {
-                simplex[4] = (c, fc);
+            if fc < simplex[n].1 {
+                simplex[n] = (c, fc);
             } else {
-                let best = simplex[0].0;
+                let best = simplex[0].0.clone();
                 for p in simplex.iter_mut().skip(1) {
-                    p.0 = lerp(best, p.0, 0.5);
+                    p.0 = lerp(&best, &p.0, 0.5);
                     p.1 = f(&p.0);
                 }
             }
         }
     }
     simplex.sort_by(|a, b| a.1.total_cmp(&b.1));
-    to_model(&simplex[0].0)
+    simplex.swap_remove(0).0
 }
 
 /// `from + t·(to − from)`, coordinate by coordinate.
-fn lerp(from: [f64; 4], to: [f64; 4], t: f64) -> [f64; 4] {
-    std::array::from_fn(|k| from[k] + t * (to[k] - from[k]))
+fn lerp(from: &[f64], to: &[f64], t: f64) -> Vec<f64> {
+    from.iter().zip(to).map(|(f, g)| f + t * (g - f)).collect()
+}
+
+/// The share of positions with less material than a model's
+/// `material_min`: below it the data is too thin to fit.
+pub const MATERIAL_FLOOR_SHARE: f64 = 0.01;
+
+/// The material of the `MATERIAL_FLOOR_SHARE` quantile of `data`.
+#[must_use]
+pub fn material_floor(data: &[Sample]) -> u32 {
+    let mut m: Vec<u32> = data.iter().map(|s| s.stage.material).collect();
+    m.sort_unstable();
+    let i = (m.len() as f64 * MATERIAL_FLOOR_SHARE) as usize;
+    m.get(i).copied().unwrap_or(0).min(MATERIAL_MAX)
+}
+
+/// Most restarts of a fit.
+const RESTARTS: usize = 8;
+
+/// What a model may depend on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Inputs {
+    /// The ply alone (the model of sessions 22–30).
+    Ply,
+    /// The material alone (Stockfish's since 2023).
+    Material,
+    /// Both (the model in use).
+    Both,
+}
+
+impl Inputs {
+    /// Which of the model's eight numbers (`a`'s three, `b`'s three,
+    /// `a_ply`, `b_ply`) it fits; the others stay 0.
+    fn free(self) -> [bool; 8] {
+        let material = self != Inputs::Ply;
+        let ply = self != Inputs::Material;
+        [true, material, material, true, material, material, ply, ply]
+    }
+}
+
+fn model_of(x: &[f64; 8], material_min: u32) -> WdlModel {
+    WdlModel {
+        material_min,
+        a: [x[0], x[1], x[2]],
+        b: [x[3], x[4], x[5]],
+        a_ply: x[6],
+        b_ply: x[7],
+    }
+}
+
+/// `true` if `m` stays inside the clamps of [`WdlModel::params`] at every
+/// material and ply (it is linear in the ply, so the ends suffice): the
+/// clamped region is flat, and a search that wanders into it reports
+/// numbers that mean nothing.
+fn inside_clamps(m: &WdlModel) -> bool {
+    (m.material_min..=MATERIAL_MAX).all(|material| {
+        [0, PLY_CAP].iter().all(|&ply| {
+            let (a, b) = m.raw_params(Stage { material, ply });
+            a >= 0.0 && b >= MIN_SPREAD
+        })
+    })
+}
+
+/// The model of least log-loss on `data` that reads `inputs`: first `a`
+/// and `b` alone (a start that fits any variant's score scale), then the
+/// rest, restarted until it stops gaining (a restart gets Nelder–Mead out of
+/// a collapsed simplex, which eight numbers make likely).
+#[must_use]
+pub fn fit(data: &[Sample], inputs: Inputs) -> WdlModel {
+    let material_min = material_floor(data);
+    let cells = cells(data, material_min);
+    let free = inputs.free();
+    let full = |x: &[f64], base: &[f64; 8], mask: &[bool; 8]| {
+        let mut all = *base;
+        let mut it = x.iter();
+        for (v, _) in all.iter_mut().zip(mask).filter(|(_, &on)| on) {
+            *v = *it.next().unwrap_or(&0.0);
+        }
+        all
+    };
+    let loss = |x: &[f64], mask: &[bool; 8], base: &[f64; 8]| {
+        let m = model_of(&full(x, base, mask), material_min);
+        if !inside_clamps(&m) {
+            return f64::INFINITY;
+        }
+        cells_loss(&cells, &m)
+    };
+    let flat_mask = [true, false, false, true, false, false, false, false];
+    let zero = [0.0; 8];
+    let flat = minimize(
+        |x| loss(x, &flat_mask, &zero),
+        &[100.0, 150.0],
+        &[50.0, 100.0],
+    );
+    let base = full(&flat, &zero, &flat_mask);
+    let start: Vec<f64> = (0..8).filter(|&i| free[i]).map(|i| base[i]).collect();
+    let steps: Vec<f64> = (0..8)
+        .filter(|&i| free[i])
+        .map(|i| {
+            if i < 3 || i == 6 {
+                flat[0] / 2.0 + 10.0
+            } else {
+                flat[1] / 2.0
+            }
+        })
+        .collect();
+    let mut best = start;
+    let mut best_loss = f64::INFINITY;
+    for _ in 0..RESTARTS {
+        let next = minimize(|x| loss(x, &free, &zero), &best, &steps);
+        let next_loss = loss(&next, &free, &zero);
+        let gained = best_loss - next_loss;
+        (best, best_loss) = (next, next_loss);
+        if gained < 1e-7 {
+            break;
+        }
+    }
+    model_of(&full(&best, &zero, &free), material_min)
+}
+
+/// One bucket of a calibration table: positions whose predicted expected
+/// score (win + draw/2, White's) fell in it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bucket {
+    /// Positions.
+    pub count: usize,
+    /// Mean predicted expected score.
+    pub predicted: f64,
+    /// Mean result.
+    pub actual: f64,
+}
+
+/// Buckets of the predicted expected score, tenths from 0 to 1.
+pub const BUCKETS: usize = 10;
+
+/// The calibration table of a model on `data`.
+#[must_use]
+pub fn calibration(m: &impl Predict, data: &[Sample]) -> [Bucket; BUCKETS] {
+    let mut sums = [(0usize, 0.0f64, 0.0f64); BUCKETS];
+    for s in data {
+        let (w, d, _) = m.predict(s);
+        let e = w + d / 2.0;
+        let i = ((e * BUCKETS as f64) as usize).min(BUCKETS - 1);
+        sums[i].0 += 1;
+        sums[i].1 += e;
+        sums[i].2 += s.result;
+    }
+    sums.map(|(count, p, a)| Bucket {
+        count,
+        predicted: p / count.max(1) as f64,
+        actual: a / count.max(1) as f64,
+    })
+}
+
+/// One fitted model's quality on the held-out games.
+#[derive(Clone, Debug)]
+pub struct Scored {
+    /// What it reads.
+    pub inputs: Inputs,
+    /// The model.
+    pub model: WdlModel,
+    /// Held-out mean log-loss.
+    pub loss: f64,
+    /// Held-out calibration.
+    pub calibration: [Bucket; BUCKETS],
 }
 
 /// What `volkhv-tune wdl` reports.
 #[derive(Clone, Debug)]
 pub struct Report {
-    /// The fitted model.
-    pub model: WdlModel,
-    /// Positions fitted on and held out.
+    /// The models fitted, the one in use ([`Inputs::Both`]) first.
+    pub models: Vec<Scored>,
+    /// Positions fitted on.
     pub fitted: usize,
-    /// Positions held out.
+    /// Positions held out (whole games).
     pub held_out: usize,
     /// White's win/draw/loss rates in the fitted part.
     pub rates: (f64, f64, f64),
-    /// Held-out log-loss of the model.
-    pub loss: f64,
     /// Held-out log-loss of the constant model.
     pub constant_loss: f64,
 }
 
-/// Fits on all but every [`HELD_OUT_EVERY`]-th sample and scores both
-/// models on those.
+/// Fits the three models on all games but every [`HELD_OUT_EVERY`]-th and
+/// scores them, and the constant model, on those.
 #[must_use]
 pub fn fit_and_score(all: &[Sample]) -> Report {
-    let (mut fit_set, mut held) = (Vec::new(), Vec::new());
-    for (i, s) in all.iter().enumerate() {
-        if i % HELD_OUT_EVERY == 0 {
-            held.push(*s);
-        } else {
-            fit_set.push(*s);
-        }
-    }
-    let model = fit(&fit_set);
+    let (held, fit_set): (Vec<Sample>, Vec<Sample>) =
+        all.iter().partition(|s| s.game % HELD_OUT_EVERY == 0);
     let rates = rates(&fit_set);
+    let models = [Inputs::Both, Inputs::Ply, Inputs::Material]
+        .into_iter()
+        .map(|inputs| {
+            let model = fit(&fit_set, inputs);
+            Scored {
+                inputs,
+                model,
+                loss: log_loss(&model, &held),
+                calibration: calibration(&model, &held),
+            }
+        })
+        .collect();
     Report {
-        model,
+        models,
         fitted: fit_set.len(),
         held_out: held.len(),
         rates,
-        loss: log_loss(&model, &held),
-        constant_loss: constant_log_loss(rates, &held),
+        constant_loss: log_loss(&Constant(rates), &held),
     }
 }
 
@@ -245,41 +442,26 @@ mod tests {
     use super::*;
     use movegen::SplitMix;
 
-    #[test]
-    fn reads_datagen_lines() {
-        let s = parse_line("8/8/8/8/8/8/8/K6k b - - 3 41 | -120 | 0.0")
-            .unwrap()
-            .unwrap();
-        assert_eq!(
-            s,
-            Sample {
-                cp: -120.0,
-                ply: 81,
-                result: 0.0
-            }
-        );
-        assert_eq!(parse_line("# comment").unwrap(), None);
-        assert!(parse_line("8/8/8/8/8/8/8/K6k w - - 0 1 | x | 1.0").is_err());
-        assert!(parse_line("8/8/8/8/8/8/8/K6k w - - 0 1 | 10 | 0.7").is_err());
-        assert!(parse_line("no bars").is_err());
-    }
-
-    /// Results drawn from a known model are fitted back close to it, and
-    /// the fit beats the constant model.
+    /// Results drawn from a known model are fitted back close to it; it
+    /// beats the constant model and the models that read less.
     #[test]
     fn recovers_a_known_model() {
         let truth = WdlModel {
-            a0: 180.0,
-            a1: -30.0,
-            b0: 70.0,
-            b1: 20.0,
+            material_min: 4,
+            a: [40.0, 120.0, 0.0],
+            b: [30.0, 60.0, 20.0],
+            a_ply: 80.0,
+            b_ply: 20.0,
         };
         let mut rng = SplitMix::new(5);
-        let data: Vec<Sample> = (0..40_000)
-            .map(|_| {
+        let data: Vec<Sample> = (0..60_000)
+            .map(|i| {
                 let cp = (rng.below(1200) as f64) - 600.0;
-                let ply = rng.below(200) as u32;
-                let (w, d, _) = truth.probabilities(cp, ply);
+                let stage = Stage {
+                    material: 4 + rng.below(76) as u32,
+                    ply: rng.below(200) as u32,
+                };
+                let (w, d, _) = truth.probabilities(cp, stage);
                 let u = rng.below(1_000_000) as f64 / 1e6;
                 let result = if u < w {
                     1.0
@@ -288,13 +470,34 @@ mod tests {
                 } else {
                     0.0
                 };
-                Sample { cp, ply, result }
+                Sample {
+                    cp,
+                    stage,
+                    result,
+                    game: i / 50,
+                }
             })
             .collect();
         let r = fit_and_score(&data);
-        let m = r.model;
-        assert!((m.a0 - truth.a0).abs() < 25.0, "{m:?}");
-        assert!((m.b0 - truth.b0).abs() < 15.0, "{m:?}");
-        assert!(r.loss < r.constant_loss - 0.2, "{r:?}");
+        let both = &r.models[0];
+        assert_eq!(both.inputs, Inputs::Both);
+        for material in [10, 30, 60, MATERIAL_MAX] {
+            for ply in [0, 100, 200] {
+                let stage = Stage { material, ply };
+                let (a, b) = both.model.params(stage);
+                let (ta, tb) = truth.params(stage);
+                assert!((a - ta).abs() < 25.0, "a at {stage:?}: {a} vs {ta}");
+                assert!((b - tb).abs() < 15.0, "b at {stage:?}: {b} vs {tb}");
+            }
+        }
+        assert!(both.loss < r.constant_loss - 0.1, "{r:?}");
+        assert!(
+            r.models[1..].iter().all(|m| both.loss < m.loss - 0.005),
+            "{r:?}"
+        );
+        assert!(r.held_out > 4_000 && r.fitted > 40_000, "{r:?}");
+        for b in both.calibration.iter().filter(|b| b.count > 500) {
+            assert!((b.predicted - b.actual).abs() < 0.05, "{b:?}");
+        }
     }
 }

@@ -260,6 +260,52 @@ fn uci_levels_and_wdl() {
     assert!(s.wait_exit());
 }
 
+/// The last `wdl W D L` of a search's info lines.
+fn last_wdl(lines: &[String]) -> [u32; 3] {
+    let line = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth") && l.contains(" wdl "))
+        .expect("an info line with wdl");
+    let t: Vec<&str> = line.split_whitespace().collect();
+    let at = t.iter().position(|&w| w == "wdl").expect("wdl");
+    std::array::from_fn(|i| t[at + 1 + i].parse().expect("a number"))
+}
+
+/// A queen against a bare king is a win in every variant, for either side
+/// to move, early or late in a game, searched shallowly (no mate found:
+/// the evaluation's known win and the model must say so) or deeper.
+#[test]
+fn king_and_queen_against_king_shows_a_win_in_every_variant() {
+    let mut s = uci();
+    s.send("setoption name UCI_ShowWDL value true");
+    for variant in ["chess", "plunder", "tavreli"] {
+        s.send(&format!("setoption name UCI_Variant value {variant}"));
+        for (fen, queen_to_move) in [
+            ("8/8/8/4k3/8/8/8/3QK3 w - - 0 1", true),
+            ("8/8/8/4k3/8/8/8/3QK3 b - - 0 1", false),
+            ("8/2k5/8/8/8/5Q2/8/6K1 w - - 0 60", true),
+            ("6k1/8/8/8/2q5/8/8/4K3 w - - 0 45", false),
+        ] {
+            for depth in [3, 9] {
+                s.send("ucinewgame");
+                s.send(&format!("position fen {fen}"));
+                s.send(&format!("go depth {depth}"));
+                let lines = s.expect("bestmove", |l| l.starts_with("bestmove"));
+                let [win, _, loss] = last_wdl(&lines);
+                let queen_side = if queen_to_move { win } else { loss };
+                assert!(
+                    queen_side >= 900,
+                    "{variant} {fen} depth {depth}: {:?}",
+                    lines.iter().rev().find(|l| l.contains(" wdl "))
+                );
+            }
+        }
+    }
+    s.send("quit");
+    assert!(s.wait_exit());
+}
+
 #[test]
 fn xboard_level_options() {
     let mut s = Session::start();

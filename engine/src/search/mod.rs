@@ -112,7 +112,7 @@ pub fn run<P: Position + Evaluate>(
             pv: Vec::new(),
             wdl: options
                 .show_wdl
-                .then(|| crate::wdl::of::<P>(score, crate::wdl::ply_of(pos))),
+                .then(|| crate::wdl::of::<P>(score, pos.wdl_stage())),
         }));
         wait_while_held(limits, shared);
         if !shared.abort.load(Ordering::Relaxed) {
@@ -147,7 +147,7 @@ pub fn run<P: Position + Evaluate>(
             options.threads.max(1)
         },
         show_wdl: options.show_wdl,
-        ply: crate::wdl::ply_of(pos),
+        wdl_stage: pos.wdl_stage(),
     };
 
     let results: Vec<ThreadResult> = std::thread::scope(|scope| {
@@ -207,7 +207,7 @@ pub fn run<P: Position + Evaluate>(
             pv: r.pv.iter().map(ToString::to_string).collect(),
             wdl: ctl
                 .show_wdl
-                .then(|| crate::wdl::of_internal::<P>(r.score, ctl.ply)),
+                .then(|| crate::wdl::of_internal::<P>(r.score, ctl.wdl_stage)),
         }));
     }
     let r = &results[best];
@@ -267,7 +267,7 @@ fn report_level_choice<P: Position + Evaluate>(
             pv: pv.iter().map(ToString::to_string).collect(),
             wdl: ctl
                 .show_wdl
-                .then(|| crate::wdl::of_internal::<P>(*score, ctl.ply)),
+                .then(|| crate::wdl::of_internal::<P>(*score, ctl.wdl_stage)),
         }));
     }
     let best = chosen.unwrap_or_else(|| {

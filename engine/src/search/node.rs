@@ -610,7 +610,10 @@ mod tests {
             report_multipv: 1,
             threads: 1,
             show_wdl: false,
-            ply: 0,
+            wdl_stage: eval::wdl::Stage {
+                material: 78,
+                ply: 0,
+            },
         };
         let mut w = Worker::new(0, &game, &shared, &ctl, list.to_vec(), None);
         w.root_depth = 8;

@@ -114,8 +114,8 @@ pub(crate) struct Control {
     pub threads: usize,
     /// Report win/draw/loss with each line.
     pub show_wdl: bool,
-    /// The root's ply, for the win/draw/loss model.
-    pub ply: u32,
+    /// The root's stage, for the win/draw/loss model.
+    pub wdl_stage: eval::wdl::Stage,
 }
 
 impl Control {

@@ -448,7 +448,7 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
                 wdl: self
                     .ctl
                     .show_wdl
-                    .then(|| crate::wdl::of_internal::<P>(rm.score, self.ctl.ply)),
+                    .then(|| crate::wdl::of_internal::<P>(rm.score, self.ctl.wdl_stage)),
             }));
         }
     }

@@ -932,9 +932,9 @@ impl From<Refusal> for ApiError {
 /// (for the eval bar and graph) and the PV in the move list's notation.
 pub fn info(run: &Run, i: &Info) -> Value {
     let white = white_view(run, i.score);
-    let (pv_text, ply) = with_game!(&run.root, g => (pv_notation(g.position(), &i.pv), engine::wdl::ply_of(g.position())));
+    let (pv_text, stage) = with_game!(&run.root, g => (pv_notation(g.position(), &i.pv), engine::wdl::stage_of(g.position())));
     // The model's view is the side to move's; the page's is white's.
-    let w = engine::wdl(run.root.variant(), i.score, ply);
+    let w = engine::wdl(run.root.variant(), i.score, stage);
     let (win, loss) = match run.root.turn() {
         Color::White => (w.win, w.loss),
         Color::Black => (w.loss, w.win),

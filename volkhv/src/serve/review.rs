@@ -314,8 +314,8 @@ pub fn accuracy(reviewed: &[Reviewed], first_mover: Color) -> [Option<f64>; 2] {
 /// the mover's chance, which is then turned into White's: a mate by White
 /// is 1 whoever is to move.
 fn white_win(game: &AnyGame, score: Score) -> f64 {
-    let ply = with_game!(game, g => engine::wdl::ply_of(g.position()));
-    let w = engine::wdl(game.variant(), score, ply);
+    let stage = with_game!(game, g => engine::wdl::stage_of(g.position()));
+    let w = engine::wdl(game.variant(), score, stage);
     let mover = (f64::from(w.win) + f64::from(w.draw) / 2.0) / 1000.0;
     for_side(mover, game.turn(), 1.0)
 }
