@@ -670,6 +670,55 @@ mod tests {
         s.split_whitespace().map(String::from).collect()
     }
 
+    /// `--starts`: bad FENs are refused by line, positions already over are
+    /// left out, game i starts from position i mod their number, and the
+    /// header names the file; a game played from one starts there.
+    #[test]
+    fn games_start_from_the_starts_file() {
+        let dir = std::env::temp_dir().join(format!("volkhv-starts-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("starts.fen");
+        let path = file.display().to_string();
+        let run = |text: &str| {
+            std::fs::write(&file, text).unwrap();
+            Config::parse(&args(&format!(
+                "--variant chess --games 2 --nodes 200 --out x.txt --starts {path}"
+            )))
+        };
+        let bad = run("8/8/8/4k3/8/8/8/3QK3 w - - 0 1\n8/8/8 w - -\n").unwrap_err();
+        assert!(
+            bad.contains("line 2") && bad.contains("invalid FEN"),
+            "{bad}"
+        );
+        assert!(run("# nothing\n").unwrap_err().contains("no position"));
+        // The second line is mate already (a back-rank mate), so it is left out.
+        let c =
+            run("8/8/8/4k3/8/8/8/3QK3 w - - 0 1\nR5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1\n\n").unwrap();
+        assert_eq!(c.starts.as_ref().unwrap().fens.len(), 1);
+        assert_eq!(c.start_of(0), c.start_of(5));
+        assert!(c
+            .header()
+            .ends_with(&format!("--starts {path} (1 positions)")));
+        let game = play_game::<movegen::Chess>(
+            &Config {
+                random_plies: 0,
+                ..c
+            },
+            0,
+        );
+        assert_eq!(game.records[0].fen, "8/8/8/4k3/8/8/8/3QK3 w - - 0 1");
+        assert!(run_missing(&dir).contains("--starts"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn run_missing(dir: &std::path::Path) -> String {
+        let missing = dir.join("missing.fen").display().to_string();
+        Config::parse(&args(&format!(
+            "--variant chess --games 1 --nodes 1 --out x --starts {missing}"
+        )))
+        .unwrap_err()
+    }
+
     #[test]
     fn arguments() {
         let c =
