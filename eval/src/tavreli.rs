@@ -265,7 +265,7 @@ pub fn material_counting_buried(pos: &Tavreli, buried_halves: u32) -> u32 {
     let mut buried = 0;
     for sq in pos.owned(Color::White) | pos.owned(Color::Black) {
         let tower = pos.tower(sq);
-        let height = tower.iter().count();
+        let height = tower.len();
         for (i, piece) in tower.iter().enumerate() {
             let value = crate::wdl::material_value(piece.role());
             if i + 1 == height {
