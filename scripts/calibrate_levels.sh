@@ -8,6 +8,9 @@
 #   scripts/calibrate_levels.sh [X ...]            default: 1500 2000, 100 games each
 #   GAMES=40 OPENINGS=FILE TC=10+0.1 CONCURRENCY=2 scripts/calibrate_levels.sh 1500 2500
 #
+# A level at or above volkhv's top of the scale (its UCI_Elo maximum: what full strength measured)
+# is volkhv at full strength against Stockfish at that X.
+#
 # Needs target/release/volkhv (cargo build --release) and /usr/games/stockfish
 # (scripts/install-peers.sh). The PGNs go to target/calibration/.
 set -euo pipefail
@@ -26,9 +29,13 @@ levels=("$@")
 for tool in "$volkhv" "$stockfish"; do
   [ -x "$tool" ] || { echo "calibrate_levels: $tool is missing" >&2; exit 2; }
 done
+# volkhv's top of the scale is what full strength measured (engine::levels::ELO_MAX); at or above
+# it volkhv plays at full strength, and Stockfish's scale goes on to 2850.
+top=$(printf 'uci\nquit\n' | "$volkhv" | sed -n 's/^option name UCI_Elo type spin .* max \([0-9]*\)$/\1/p')
+[ -n "$top" ] || { echo "calibrate_levels: $volkhv names no UCI_Elo range" >&2; exit 2; }
 for x in "${levels[@]}"; do
-  [[ $x =~ ^[0-9]+$ ]] && [ "$x" -ge 500 ] && [ "$x" -le 2500 ] ||
-    { echo "calibrate_levels: a level is a UCI_Elo from 500 to 2500, not \"$x\"" >&2; exit 2; }
+  [[ $x =~ ^[0-9]+$ ]] && [ "$x" -ge 500 ] && [ "$x" -le 2850 ] ||
+    { echo "calibrate_levels: a level is a UCI_Elo from 500 to 2850, not \"$x\"" >&2; exit 2; }
 done
 grep -q '<!-- calibration:begin -->' "$doc" && grep -q '<!-- calibration:end -->' "$doc" ||
   { echo "calibrate_levels: $doc has no calibration markers" >&2; exit 2; }
@@ -39,8 +46,10 @@ bench=$("$volkhv" bench 2>/dev/null | tail -n 1 | awk '{print $1}')
 rows=""
 for x in "${levels[@]}"; do
   echo "calibrate_levels: UCI_Elo $x, $games games at $tc" >&2
+  if [ "$x" -ge "$top" ]; then ours="cmd=$volkhv name=volkhv-full" full="volkhv at full strength, "; else
+    ours="cmd=$volkhv name=volkhv-$x option.UCI_LimitStrength=true option.UCI_Elo=$x" full=""; fi
   summary=$("$volkhv" match --variant chess \
-    --engine "cmd=$volkhv name=volkhv-$x option.UCI_LimitStrength=true option.UCI_Elo=$x" \
+    --engine "$ours" \
     --engine "cmd=$stockfish name=stockfish-$x option.UCI_LimitStrength=true option.UCI_Elo=$x" \
     --tc "$tc" --timemargin 500 --games "$games" --repeat --openings "$openings" \
     --concurrency "$concurrency" --pgn "$out/levels-$x.pgn" | tail -n 4)
@@ -51,7 +60,7 @@ for x in "${levels[@]}"; do
   read -r elo err < <(sed -n 's/^Elo: \([-0-9.inf]*\) +\/- \([0-9.inf]*\).*/\1 \2/p' <<<"$summary")
   [ -n "${w:-}" ] && [ -n "${elo:-}" ] || { echo "calibrate_levels: no result for $x" >&2; exit 1; }
   verdict=$(awk -v p="$pct" 'BEGIN { print (p >= 36 && p <= 64) ? "yes" : "**no**" }')
-  rows+="| $x | $games | +$w =$d −$l | $pct % | $elo ± $err | $verdict | \`$build\` (\`Bench: $bench\`), $(date -u +%Y-%m-%d), $tc, $(basename "$openings") |"$'\n'
+  rows+="| $x | $games | +$w =$d −$l | $pct % | $elo ± $err | $verdict | \`$build\` (\`Bench: $bench\`), $full$(date -u +%Y-%m-%d), $tc, $(basename "$openings") |"$'\n'
 done
 
 # Each level played gets its new row; the other levels' rows stay, with their own build and date.

@@ -29,15 +29,17 @@ use movegen::{Move, SplitMix};
 
 /// The weakest level.
 pub const ELO_MIN: u32 = 500;
-/// Full strength: the engine's own estimate on the same scale. `UCI_Elo`
-/// at or above it does not weaken anything.
-pub const ELO_MAX: u32 = 2500;
+/// Full strength, as measured on the same scale: 36.5 % against Stockfish
+/// 15.1 at `UCI_Elo` 2500 (100 games at 10+0.1, session 32: −96 ± 62, so
+/// about 2400; `docs/levels.md`). The scale ends here so that no level
+/// claims an Elo it does not play; `UCI_Elo` at it weakens nothing.
+pub const ELO_MAX: u32 = 2400;
 /// The node budget's anchors: `(Elo, log2 nodes)`. 1500 and 2000 are
 /// fitted so that the level scores 50 % against Stockfish 15.1 at the
 /// same `UCI_Elo` (`docs/levels.md`; 2000 raised from 13.8 in session 31,
-/// when the current networks scored 34.5 % there); 2500 is full strength
-/// (measured there too, and short of it), the budget below it large enough
-/// that the clock usually decides; the first entry continued the
+/// when the current networks scored 34.5 % there); the top is full
+/// strength, the budget below it large enough that the clock usually
+/// decides; the first entry continued the
 /// 1500–2000 slope of session 25 down to [`ELO_MIN`]. Between anchors
 /// `log2 nodes` is linear in the Elo.
 pub const NODE_ANCHORS: [(u32, f64); 4] =
@@ -140,8 +142,10 @@ pub struct StrengthSettings {
     pub skill_level: u32,
 }
 
-/// The default `UCI_Elo`, as Stockfish's (its lowest).
-pub const DEFAULT_UCI_ELO: u32 = 1350;
+/// The default `UCI_Elo`: the top of the scale, so that
+/// `UCI_LimitStrength` alone, or a refused `UCI_Elo` above the top (a GUI
+/// asking for Stockfish's 2850), leaves full strength, not a beginner.
+pub const DEFAULT_UCI_ELO: u32 = ELO_MAX;
 /// The largest `Seed` option (a UCI spin is a signed 64-bit number).
 pub const MAX_SEED: u64 = i64::MAX as u64;
 /// The highest `Skill Level`: full strength.
@@ -295,6 +299,12 @@ mod tests {
         assert_eq!(s.elo(), Some(1500));
         s.uci_elo = ELO_MAX;
         assert_eq!(s.elo(), None);
+        // `UCI_LimitStrength` without an Elo weakens nothing.
+        let only_limit = StrengthSettings {
+            limit_strength: true,
+            ..StrengthSettings::default()
+        };
+        assert_eq!(only_limit.elo(), None);
     }
 
     #[test]

@@ -207,7 +207,12 @@ fn uci_levels_and_wdl() {
     let mut s = uci();
     s.exchange(
         "setoption name UCI_Elo value 100",
-        "info string error setoption: UCI_Elo: 100 is out of range 500..2500",
+        "info string error setoption: UCI_Elo: 100 is out of range 500..2400",
+    );
+    // Above what full strength measured: refused, not taken for a claim.
+    s.exchange(
+        "setoption name UCI_Elo value 2500",
+        "info string error setoption: UCI_Elo: 2500 is out of range 500..2400",
     );
     s.exchange(
         "setoption name Skill Level value 21",

@@ -85,7 +85,7 @@ fn the_level_is_a_setting_of_the_game_and_checked() {
         .any(|l| l["name"] == "Casual" && l["elo"] == 1350));
     assert_eq!(
         (st["levels"]["min"].as_u64(), st["levels"]["max"].as_u64()),
-        (Some(500), Some(2500))
+        (Some(500), Some(2400))
     );
     // Out of range or not a number: 400, with the reason, nothing changed.
     for bad in [json!(100), json!(3000), json!("strong"), json!(-5)] {
@@ -94,7 +94,7 @@ fn the_level_is_a_setting_of_the_game_and_checked() {
         assert!(!error_of(&v).is_empty(), "{v}");
     }
     let (_, v) = s.act(&g, "settings", &json!({ "elo": 3000 }));
-    assert_eq!(error_of(&v), "elo must be between 500 and 2500, got 3000");
+    assert_eq!(error_of(&v), "elo must be between 500 and 2400, got 3000");
     assert_eq!(s.state(&g)["settings"]["elo"], 1350);
     let (status, v) = s.json("POST", "/api/games", &json!({ "elo": 499 }));
     assert_eq!(status, 400, "{v}");

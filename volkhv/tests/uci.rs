@@ -55,7 +55,7 @@ fn handshake_lists_the_options() {
         "option name Clear Hash type button",
         "option name Skill Level type spin default 20 min 0 max 20",
         "option name UCI_LimitStrength type check default false",
-        "option name UCI_Elo type spin default 1350 min 500 max 2500",
+        "option name UCI_Elo type spin default 2400 min 500 max 2400",
         "option name Seed type spin default 0 min 0 max 9223372036854775807",
         "option name UCI_ShowWDL type check default false",
         "option name Level Nodes type spin default 0 min 0 max 1000000000",

@@ -67,7 +67,7 @@ fn features_are_announced() {
         "feature option=\"Clear Hash -button\"",
         "feature option=\"Skill Level -spin 20 0 20\"",
         "feature option=\"UCI_LimitStrength -check 0\"",
-        "feature option=\"UCI_Elo -spin 1350 500 2500\"",
+        "feature option=\"UCI_Elo -spin 2400 500 2400\"",
         "feature option=\"Seed -spin 0 0 9223372036854775807\"",
         "feature done=1",
     ];

@@ -345,7 +345,7 @@ function syncControls(s) {
   const level = $("level");
   if (level.options.length < s.levels.named.length + 1) {
     level.replaceChildren(
-      new Option(t("level.full"), ""),
+      new Option(t("level.full", { elo: String(s.levels.max) }), ""),
       ...s.levels.named.map((l) => new Option(levelName(l), String(l.elo))),
     );
   }

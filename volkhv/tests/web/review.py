@@ -88,18 +88,20 @@ def arrow(kind):
 def level():
     game = load(variant="chess", engine="black", movetime=100)
     names = [o.text for o in Select(d.find_element(By.ID, "level")).options]
-    assert names[0] == "Full strength", names
+    # The top names what full strength measured, the server's top of the scale.
+    full = "Full strength (≈%d)" % server_state(game)["levels"]["max"]
+    assert names[0] == full, names
     assert "Casual (1350)" in names, names
     Select(d.find_element(By.ID, "level")).select_by_visible_text("Casual (1350)")
     st = wait("the level on the server", lambda: (lambda s: s if s["settings"]["elo"] == 1350 else None)(server_state(game)))
     saw("level", elo=st["settings"]["elo"], options=names)
     # Back to full strength.
-    Select(d.find_element(By.ID, "level")).select_by_visible_text("Full strength")
+    Select(d.find_element(By.ID, "level")).select_by_visible_text(full)
     wait("full strength on the server", lambda: server_state(game)["settings"]["elo"] is None)
     # The chooser shows a game's level when it is opened.
     navigate(URL + "?game=" + game)
     wait("the board", lambda: board().get_attribute("data-fen") or None)
-    assert Select(d.find_element(By.ID, "level")).first_selected_option.text == "Full strength"
+    assert Select(d.find_element(By.ID, "level")).first_selected_option.text == full
 
 
 def hint():
