@@ -62,10 +62,10 @@ type W<'a, A> = Reader<'a, PlunderWeights, A>;
 /// self-play data (command and quality in `docs/tuning.md`).
 pub const WDL: crate::wdl::WdlModel = crate::wdl::WdlModel {
     material_min: 4,
-    a: [280.0, -598.8, 320.1],
-    b: [102.0, -39.7, 116.1],
-    a_ply: 136.7,
-    b_ply: 74.3,
+    a: [299.0, -585.0, 289.6],
+    b: [221.6, -116.4, 93.6],
+    a_ply: 99.4,
+    b_ply: 9.3,
 };
 
 impl Evaluate for Plunder {

@@ -244,10 +244,10 @@ pub fn hand_written(pos: &Tavreli) -> i32 {
 /// self-play data (command and quality in `docs/tuning.md`).
 pub const WDL: crate::wdl::WdlModel = crate::wdl::WdlModel {
     material_min: 53,
-    a: [-85.8, 156.1, -68.1],
-    b: [-110.4, 603.7, 33.9],
-    a_ply: 161.5,
-    b_ply: 368.6,
+    a: [5.8, -9.2, 3.7],
+    b: [163.0, 56.9, 370.4],
+    a_ply: 213.6,
+    b_ply: 236.1,
 };
 
 /// How much a piece under a tower's top counts in the material of the
