@@ -74,7 +74,8 @@ struct Args {
     /// movenumber=N,movecount=M,score=CP: draw when both engines agree.
     #[arg(long)]
     draw: Option<String>,
-    /// Adjudicate a draw after this many full moves.
+    /// Adjudicate a draw after this many full moves (default: none; tavreli
+    /// 300, where captures never bring the end nearer).
     #[arg(long)]
     maxmoves: Option<u32>,
     /// Milliseconds an engine may exceed its time before it forfeits.
@@ -310,7 +311,7 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, CliError> {
         }
     };
     let mut adjudication = Adjudication {
-        maxmoves: a.maxmoves,
+        maxmoves: a.maxmoves.or(variant.match_move_cap()),
         ..Adjudication::default()
     };
     if a.maxmoves == Some(0) {
@@ -403,6 +404,21 @@ mod tests {
         assert_eq!(c.game.adjudication.resign, Some((3, 600)));
         assert_eq!(c.game.adjudication.draw, Some((40, 8, 10)));
         assert_eq!(c.game.adjudication.maxmoves, Some(200));
+    }
+
+    #[test]
+    fn tavreli_games_are_capped_unless_told_otherwise() {
+        let cap = |extra: &str| {
+            parse(&args(&format!("{TWO} --tc 10 {extra}")))
+                .unwrap()
+                .game
+                .adjudication
+                .maxmoves
+        };
+        assert_eq!(cap(""), None, "chess ends by its own rules");
+        assert_eq!(cap("--variant plunder"), None);
+        assert_eq!(cap("--variant tavreli"), Some(300));
+        assert_eq!(cap("--variant tavreli --maxmoves 50"), Some(50));
     }
 
     #[test]

@@ -33,6 +33,8 @@ macro_rules! for_each_variant {
                 // K v K, K+N v K, K+B v K are drawn (RULES.md §1): a side can
                 // be left without the material to mate.
                 material_runs_out: true,
+                // The fifty-move rule and lost material end every game.
+                match_move_cap: 0,
                 // Depth at which one thread needs about a second per bench
                 // position (the Lazy SMP time-to-depth suite).
                 suite_depth: 18,
@@ -65,6 +67,7 @@ macro_rules! for_each_variant {
                 san: false,
                 // As chess, where no vest is on the board.
                 material_runs_out: true,
+                match_move_cap: 0,
                 suite_depth: 15,
                 bench: [
                     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -91,6 +94,12 @@ macro_rules! for_each_variant {
                 san: false,
                 // Nothing ever leaves the board: no insufficient material.
                 material_runs_out: false,
+                // And a capture, which resets the fifty-move counter, never
+                // brings the end nearer: two weak levels that keep taking
+                // back and forth played one game for over ten minutes. A
+                // match adjudicates a draw after 300 moves (600 plies, as
+                // datagen) unless told otherwise.
+                match_move_cap: 300,
                 suite_depth: 13,
                 bench: [
                     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -147,6 +156,7 @@ macro_rules! define_variants {
         gui_native: $native:literal,
         san: $san:literal,
         material_runs_out: $runs_out:literal,
+        match_move_cap: $cap:literal,
         suite_depth: $suite:literal,
         bench: [$($fen:literal),* $(,)?],
      })*) => {
@@ -242,6 +252,21 @@ macro_rules! define_variants {
             pub const fn material_runs_out(self) -> bool {
                 match self {
                     $(Variant::$variant => $runs_out,)*
+                }
+            }
+
+            /// The full moves after which `volkhv match` adjudicates a draw
+            /// when `--maxmoves` is not given; `None` where the rules alone
+            /// end every game.
+            #[must_use]
+            pub const fn match_move_cap(self) -> Option<u32> {
+                let cap: u32 = match self {
+                    $(Variant::$variant => $cap,)*
+                };
+                if cap == 0 {
+                    None
+                } else {
+                    Some(cap)
                 }
             }
 
