@@ -191,6 +191,39 @@ pub struct Settings {
     pub weight_decay: f32,
 }
 
+/// How the step size moves over a run. `Step` keeps the step size the
+/// caller sets (the binary cuts it to a tenth for the last quarter of the
+/// epochs); `Cosine` rises linearly over `warmup` steps, then falls along
+/// half a cosine to [`COSINE_FLOOR`] of it at the last of `total` steps.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Schedule {
+    Step,
+    Cosine { warmup: u64, total: u64 },
+}
+
+/// The fraction of the step size a cosine schedule ends at: a little
+/// movement is left for the last batches instead of none.
+pub const COSINE_FLOOR: f32 = 0.01;
+
+impl Schedule {
+    /// The fraction of the set step size used at `step` (1-based).
+    #[must_use]
+    pub fn factor(self, step: u64) -> f32 {
+        match self {
+            Schedule::Step => 1.0,
+            Schedule::Cosine { warmup, total } => {
+                if step <= warmup {
+                    return step as f32 / warmup.max(1) as f32;
+                }
+                let span = total.saturating_sub(warmup).max(1);
+                let progress = ((step - warmup) as f32 / span as f32).min(1.0);
+                let cosine = 0.5 * (1.0 + (std::f32::consts::PI * progress).cos());
+                COSINE_FLOOR + (1.0 - COSINE_FLOOR) * cosine
+            }
+        }
+    }
+}
+
 /// The network in floating point, with Adam's moments.
 pub struct Trainer {
     layout: Layout,
@@ -199,6 +232,7 @@ pub struct Trainer {
     m: Vec<f32>,
     v: Vec<f32>,
     steps: i32,
+    schedule: Schedule,
     settings: Settings,
     rng: u64,
 }
@@ -250,6 +284,7 @@ impl Trainer {
             m: vec![0.0; layout.parameters],
             v: vec![0.0; layout.parameters],
             steps: 0,
+            schedule: Schedule::Step,
             settings,
             rng,
         }
@@ -378,8 +413,8 @@ impl Trainer {
         const B1: f32 = 0.9;
         const B2: f32 = 0.999;
         self.steps += 1;
-        let lr =
-            self.settings.lr * (1.0 - B2.powi(self.steps)).sqrt() / (1.0 - B1.powi(self.steps));
+        let scheduled = self.settings.lr * self.schedule.factor(self.steps as u64);
+        let lr = scheduled * (1.0 - B2.powi(self.steps)).sqrt() / (1.0 - B1.powi(self.steps));
         let scale = 1.0 / n as f32;
         let decay = self.settings.weight_decay;
         let outputs = self.layout.output..self.layout.output_bias;
@@ -427,6 +462,17 @@ impl Trainer {
     /// Sets the step size (for a schedule).
     pub fn set_lr(&mut self, lr: f32) {
         self.settings.lr = lr;
+    }
+
+    /// Sets how the step size moves from step to step.
+    pub fn set_schedule(&mut self, schedule: Schedule) {
+        self.schedule = schedule;
+    }
+
+    /// The step size the next step uses, before Adam's bias correction.
+    #[must_use]
+    pub fn current_lr(&self) -> f32 {
+        self.settings.lr * self.schedule.factor(self.steps as u64 + 1)
     }
 
     /// The network quantised to the file layout (`eval::nets`'s, with the

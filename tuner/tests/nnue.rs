@@ -5,7 +5,7 @@ mod common;
 
 use eval::nets::Features;
 use movegen::{Chess, Color, Plunder, Position, Role, SplitMix, Square, Tavreli};
-use tuner::nnue::{Sample, Settings, Trainer};
+use tuner::nnue::{Sample, Schedule, Settings, Trainer, COSINE_FLOOR};
 
 /// Material by role (pawn knight bishop rook queen king helgi).
 const VALUES: [i32; 7] = [100, 300, 300, 500, 900, 0, 1200];
@@ -265,4 +265,24 @@ fn bad_files_are_refused() {
     assert!(Network::from_bytes(&plunder, Plunder::MAGIC, Plunder::INPUTS).is_ok());
     assert!(Network::from_bytes(&plunder, Tavreli::MAGIC, Tavreli::INPUTS).is_err());
     assert!(chess(&plunder).is_err());
+}
+
+#[test]
+fn the_cosine_schedule_warms_up_then_falls_to_its_floor() {
+    let s = Schedule::Cosine {
+        warmup: 10,
+        total: 110,
+    };
+    // Linear warm-up: a tenth per step, the full step size at its end.
+    assert!((s.factor(1) - 0.1).abs() < 1e-6);
+    assert!((s.factor(5) - 0.5).abs() < 1e-6);
+    assert!((s.factor(10) - 1.0).abs() < 1e-6);
+    // Halfway down the cosine: half-way between the top and the floor.
+    let half = COSINE_FLOOR + (1.0 - COSINE_FLOOR) * 0.5;
+    assert!((s.factor(60) - half).abs() < 1e-5, "{}", s.factor(60));
+    // Falling at every step after the warm-up, ending at the floor.
+    assert!((11..=110).all(|t| s.factor(t) < s.factor(t - 1)));
+    assert!((s.factor(110) - COSINE_FLOOR).abs() < 1e-6);
+    assert!((s.factor(500) - COSINE_FLOOR).abs() < 1e-6, "past the end");
+    assert!((1..100).all(|t| (Schedule::Step.factor(t) - 1.0).abs() < 1e-9));
 }

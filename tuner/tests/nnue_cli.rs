@@ -160,6 +160,66 @@ fn another_width_is_written_with_its_width_and_refused_by_the_engine() {
 }
 
 #[test]
+fn a_cosine_run_keeps_every_epoch_and_its_losses() {
+    let text = data(Variant::Plunder, 2, "checkpoints");
+    let net = temp_file("checkpoints.nnue");
+    let dir = temp_file("checkpoints");
+    let _ = std::fs::remove_dir_all(&dir);
+    succeeded(&nnue(&[
+        "--variant",
+        "plunder",
+        "--data",
+        &path(&text),
+        "--out",
+        &path(&net),
+        "--epochs",
+        "3",
+        "--schedule",
+        "cosine",
+        "--warmup",
+        "2",
+        "--batch",
+        "8",
+        "--holdout",
+        "20",
+        "--threads",
+        "1",
+        "--checkpoints",
+        &path(&dir),
+    ]));
+    let losses = std::fs::read_to_string(dir.join("losses.tsv")).expect("losses.tsv");
+    let lines: Vec<Vec<&str>> = losses.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(
+        lines[0],
+        ["epoch", "lr", "train", "held_out", "held_out_results"]
+    );
+    assert_eq!(lines.len(), 4, "{losses}");
+    let lr: Vec<f64> = lines[1..].iter().map(|l| l[1].parse().unwrap()).collect();
+    for (i, l) in lines[1..].iter().enumerate() {
+        assert_eq!(l[0], (i + 1).to_string());
+        assert!(
+            l[2..]
+                .iter()
+                .all(|x| x.parse::<f64>().is_ok_and(f64::is_finite)),
+            "{l:?}"
+        );
+    }
+    // Each epoch starts lower on the cosine (the first in the warm-up).
+    assert!(lr[1] < 0.001 && lr[2] < lr[1], "{lr:?}");
+    // Every epoch's network is kept; the last is the one written to --out.
+    let last = std::fs::read(dir.join("epoch-003.nnue")).expect("epoch 3");
+    assert_eq!(last, std::fs::read(&net).expect("the network"));
+    assert!(dir.join("epoch-001.nnue").exists() && dir.join("epoch-002.nnue").exists());
+    let bad = nnue(&["--data", "x", "--out", "y", "--schedule", "linear"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--schedule is step or cosine"));
+    let _ = std::fs::remove_dir_all(dir);
+    for f in [text, net] {
+        let _ = std::fs::remove_file(f);
+    }
+}
+
+#[test]
 fn bad_input_is_refused() {
     let plunder = data(Variant::Plunder, 1, "refuse");
     let bin = temp_file("refuse.bin");

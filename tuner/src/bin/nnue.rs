@@ -10,7 +10,7 @@ use movegen::{with_variant, Variant};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
-use tuner::nnue::{self, Sample, Settings, Trainer};
+use tuner::nnue::{self, Sample, Schedule, Settings, Trainer};
 
 const USAGE: &str = "\
 usage: volkhv-nnue [--variant V] --data FILE [--data FILE ...] --out FILE [options]
@@ -21,8 +21,13 @@ usage: volkhv-nnue [--variant V] --data FILE [--data FILE ...] --out FILE [optio
   --out FILE       the network written after every epoch
                    (e.g. eval/params/<variant>.nnue; rebuild to use it)
   --epochs N       passes over the data (default 2)
-  --lr X           Adam step size (default 0.001), cut to a tenth for the
-                   last quarter of the epochs
+  --lr X           Adam step size (default 0.001)
+  --schedule S     how it moves: step (the default: cut to a tenth for the
+                   last quarter of the epochs) or cosine (a linear warm-up,
+                   then half a cosine down to 1 % at the last step)
+  --warmup N       warm-up steps of the cosine schedule (default 200)
+  --checkpoints D  also keep each epoch's network as D/epoch-NNN.nnue and
+                   its losses as a line of D/losses.tsv
   --lambda X       weight of the search score in the target, 0..1 (default 1)
   --k X            scaling constant (default: fitted to the results with
                    the hand-written evaluation)
@@ -45,6 +50,9 @@ struct Args {
     out: PathBuf,
     epochs: u32,
     lr: f32,
+    schedule: String,
+    warmup: u64,
+    checkpoints: Option<PathBuf>,
     lambda: f32,
     k: Option<f32>,
     batch: usize,
@@ -65,6 +73,9 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
         out: PathBuf::new(),
         epochs: 2,
         lr: 0.001,
+        schedule: "step".to_string(),
+        warmup: 200,
+        checkpoints: None,
         lambda: 1.0,
         k: None,
         batch: 4096,
@@ -88,6 +99,9 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
             "--out" => a.out = num::<String>(&flag, it.next())?.into(),
             "--epochs" => a.epochs = num(&flag, it.next())?,
             "--lr" => a.lr = num(&flag, it.next())?,
+            "--schedule" => a.schedule = num(&flag, it.next())?,
+            "--warmup" => a.warmup = num(&flag, it.next())?,
+            "--checkpoints" => a.checkpoints = Some(num::<String>(&flag, it.next())?.into()),
             "--lambda" => a.lambda = num(&flag, it.next())?,
             "--k" => a.k = Some(num(&flag, it.next())?),
             "--batch" => a.batch = num(&flag, it.next())?,
@@ -108,6 +122,12 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
     }
     if !(0.0..=1.0).contains(&a.lambda) || a.holdout > 50 || a.batch == 0 || a.epochs == 0 {
         return Err("--lambda is 0..1, --holdout 0..50, --batch and --epochs above 0".into());
+    }
+    if !matches!(a.schedule.as_str(), "step" | "cosine") {
+        return Err(format!(
+            "--schedule is step or cosine, not {:?}",
+            a.schedule
+        ));
     }
     if a.hidden
         .is_some_and(|h| !(1..=nnue::MAX_HIDDEN).contains(&h))
@@ -235,26 +255,59 @@ fn run<P: Features>(args: &Args) -> Result<(), String> {
         weight_decay: args.wd,
     };
     let mut trainer = Trainer::with_width::<P>(settings, args.hidden.unwrap_or(P::HIDDEN));
+    let cosine = args.schedule == "cosine";
+    if cosine {
+        let total = train.len().div_ceil(args.batch) as u64 * u64::from(args.epochs);
+        trainer.set_schedule(Schedule::Cosine {
+            warmup: args.warmup,
+            total,
+        });
+    }
+    if let Some(dir) = &args.checkpoints {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+        checkpoint_line(dir, "epoch\tlr\ttrain\theld_out\theld_out_results\n")?;
+    }
     for epoch in 1..=args.epochs {
-        if epoch > args.epochs * 3 / 4 {
+        if !cosine && epoch > args.epochs * 3 / 4 {
             trainer.set_lr(args.lr / 10.0);
         }
+        let lr = trainer.current_lr();
         let loss = trainer.epoch(&train);
-        let held_loss = if held.is_empty() {
-            String::new()
-        } else {
-            format!(
-                ", held-out {:.6} (results alone {:.6})",
-                trainer.loss(&held, args.lambda),
-                trainer.loss(&held, 0.0)
-            )
-        };
-        std::fs::write(&args.out, trainer.to_bytes())
+        // The held-out losses against the training target and the results.
+        let held_losses = (!held.is_empty())
+            .then(|| (trainer.loss(&held, args.lambda), trainer.loss(&held, 0.0)));
+        let held_loss = held_losses.map_or(String::new(), |(target, results)| {
+            format!(", held-out {target:.6} (results alone {results:.6})")
+        });
+        let bytes = trainer.to_bytes();
+        std::fs::write(&args.out, &bytes)
             .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
+        if let Some(dir) = &args.checkpoints {
+            let net = dir.join(format!("epoch-{epoch:03}.nnue"));
+            std::fs::write(&net, &bytes)
+                .map_err(|e| format!("cannot write {}: {e}", net.display()))?;
+            let (target, results) = held_losses.unwrap_or((f64::NAN, f64::NAN));
+            checkpoint_line(
+                dir,
+                &format!("{epoch}\t{lr:.6}\t{loss:.6}\t{target:.6}\t{results:.6}\n"),
+            )?;
+        }
         println!(
             "epoch {epoch:3}: loss {loss:.6}{held_loss} ({:.0} s)",
             start.elapsed().as_secs_f64()
         );
     }
     Ok(())
+}
+
+/// Appends `line` to the checkpoints' `losses.tsv`.
+fn checkpoint_line(dir: &std::path::Path, line: &str) -> Result<(), String> {
+    use std::io::Write;
+    let path = dir.join("losses.tsv");
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .and_then(|mut f| f.write_all(line.as_bytes()))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
