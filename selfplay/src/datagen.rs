@@ -27,7 +27,7 @@ use engine::limits::{EventSink, Options};
 use engine::limits::{Limits, Score, SearchEvent};
 use engine::search::{self, Shared, STACK_SIZE};
 use eval::Evaluate;
-use movegen::{with_variant, Color, MoveList, Position, SplitMix, Variant};
+use movegen::{with_variant, Color, Move, MoveList, Position, SplitMix, Variant};
 use records::binary::{self, Grammar, Header, RECORD_BYTES};
 pub use records::Record;
 use std::collections::BTreeMap;
@@ -374,6 +374,19 @@ fn white_view(v: i32, turn: Color) -> i32 {
     }
 }
 
+/// The label of `pos` (White's view) when its search chose `best` with
+/// `score`, or `None` for a position the data leaves out: in check, a
+/// capture to play, or a mate score (values the static evaluation cannot be
+/// expected to know).
+pub(crate) fn label<P: Position>(pos: &P, best: Move, score: Option<Score>) -> Option<i32> {
+    match score {
+        Some(Score::Cp(cp)) if !pos.is_check() && !best.is_capture() => {
+            Some(white_view(cp, pos.turn()))
+        }
+        _ => None,
+    }
+}
+
 /// Plays game `index` of the run (on a thread with the search's stack size).
 #[must_use]
 pub fn play_game<P: Position + Evaluate>(cfg: &Config, index: u64) -> GameRecord {
@@ -404,14 +417,12 @@ pub fn play_game<P: Position + Evaluate>(cfg: &Config, index: u64) -> GameRecord
         let Ok(m) = pos.parse_move(&best) else {
             unreachable!("the search reports a legal move, got {best}");
         };
-        if let Some(Score::Cp(cp)) = score {
-            if !pos.is_check() && !m.is_capture() {
-                records.push(Record {
-                    fen: pos.fen(),
-                    score: white_view(cp, pos.turn()),
-                    result: 0.0,
-                });
-            }
+        if let Some(score) = label(pos, m, score) {
+            records.push(Record {
+                fen: pos.fen(),
+                score,
+                result: 0.0,
+            });
         }
         game.play_move(m);
     };

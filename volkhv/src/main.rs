@@ -5,6 +5,7 @@
 //! volkhv bench [depth]   search the bench positions, print total nodes and nps
 //! volkhv match ...       play engine-vs-engine matches
 //! volkhv datagen ...     self-play training data for the tuner
+//! volkhv rescore ...     a data file labelled again by this build
 //! volkhv genfens N seed S book B   openings for OpenBench (see `selfplay::genfens`)
 //! volkhv serve ...       the web board (see `volkhv serve --help`)
 //! volkhv --help | --version
@@ -32,6 +33,8 @@ usage:
   volkhv bench [depth]   search the bench positions; prints total nodes and nps
   volkhv match ...       engine-vs-engine matches (see `volkhv match --help`)
   volkhv datagen ...     self-play positions for the tuner (see `volkhv datagen --help`)
+  volkhv rescore ...     a data file's positions labelled again by this build
+                         (see `volkhv rescore --help`)
   volkhv genfens N seed S book <None|FILE> [variant V] [plies P]
                          N random balanced openings as `info string genfens <FEN>`
   volkhv serve ...       the web board on http://127.0.0.1:8080/ (see `volkhv serve --help`)
@@ -62,6 +65,7 @@ fn main() -> ExitCode {
         Some("bench") => bench_command(&args[1..]),
         Some("match") => match_command(&args[1..]),
         Some("datagen") => datagen_command(&args[1..]),
+        Some("rescore") => rescore_command(&args[1..]),
         #[cfg(feature = "web")]
         Some("serve") => serve::run_cli(&args[1..]),
         #[cfg(not(feature = "web"))]
@@ -129,6 +133,34 @@ fn datagen_command(rest: &[String]) -> ExitCode {
         }
         Err(e) => {
             eprintln!("volkhv datagen: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn rescore_command(rest: &[String]) -> ExitCode {
+    use selfplay::rescore;
+    if matches!(rest, [h] if h == "--help" || h == "-h") {
+        println!("{}", rescore::USAGE);
+        return ExitCode::SUCCESS;
+    }
+    let cfg = match rescore::Config::parse(rest) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("volkhv rescore: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match rescore::run(&cfg) {
+        Ok(summary) => {
+            eprintln!(
+                "volkhv rescore: {summary}, written to {}",
+                cfg.out.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("volkhv rescore: {e}");
             ExitCode::FAILURE
         }
     }
