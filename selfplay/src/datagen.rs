@@ -340,31 +340,59 @@ fn opening<P: Position + Evaluate>(rng: &mut SplitMix, plies: u64, from: Option<
     fresh()
 }
 
-/// Searches the current position to the node limit; the best move and
-/// the last reported score (none when the first iteration was cut short,
-/// see `Worker::over_node_limit`).
-pub(crate) fn search_move<P: Position + Evaluate>(
-    game: &Game<P>,
-    limits: &Limits,
-    options: &Options,
-    shared: &Shared,
-) -> Option<(String, Option<Score>)> {
-    let seen: Arc<Mutex<(Option<String>, Option<Score>)>> = Arc::new(Mutex::new((None, None)));
-    let seen_in = Arc::clone(&seen);
-    let sink: EventSink = Arc::new(move |e| {
-        if let Ok(mut s) = seen_in.lock() {
-            match e {
-                SearchEvent::Info(info) if info.multipv == 1 => s.1 = Some(info.score),
-                SearchEvent::BestMove { best, .. } => s.0 = best,
-                _ => {}
-            }
+/// A one-thread search at a fixed node budget with its own hash table: what
+/// each datagen game, each rescored game and genfens's level check use.
+pub(crate) struct NodeSearch {
+    shared: Shared,
+    options: Options,
+    limits: Limits,
+}
+
+impl NodeSearch {
+    pub(crate) fn new(nodes: u64, hash_mb: usize) -> NodeSearch {
+        NodeSearch {
+            shared: Shared::new(hash_mb),
+            options: Options {
+                hash_mb,
+                threads: 1,
+                ..Options::default()
+            },
+            limits: Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            },
         }
-    });
-    shared.stop.store(false, Ordering::Relaxed);
-    shared.abort.store(false, Ordering::Relaxed);
-    search::run(game, limits, options, shared, &sink);
-    let (best, score) = seen.lock().ok()?.clone();
-    Some((best?, score))
+    }
+
+    /// Empties the hash table (a score of the position alone).
+    pub(crate) fn clear(&self) {
+        self.shared.clear();
+    }
+
+    /// Searches the current position to the node limit; the best move and
+    /// the last reported score (none when the first iteration was cut
+    /// short, see `Worker::over_node_limit`).
+    pub(crate) fn best<P: Position + Evaluate>(
+        &self,
+        game: &Game<P>,
+    ) -> Option<(String, Option<Score>)> {
+        let seen: Arc<Mutex<(Option<String>, Option<Score>)>> = Arc::new(Mutex::new((None, None)));
+        let seen_in = Arc::clone(&seen);
+        let sink: EventSink = Arc::new(move |e| {
+            if let Ok(mut s) = seen_in.lock() {
+                match e {
+                    SearchEvent::Info(info) if info.multipv == 1 => s.1 = Some(info.score),
+                    SearchEvent::BestMove { best, .. } => s.0 = best,
+                    _ => {}
+                }
+            }
+        });
+        self.shared.stop.store(false, Ordering::Relaxed);
+        self.shared.abort.store(false, Ordering::Relaxed);
+        search::run(game, &self.limits, &self.options, &self.shared, &sink);
+        let (best, score) = seen.lock().ok()?.clone();
+        Some((best?, score))
+    }
 }
 
 fn white_view(v: i32, turn: Color) -> i32 {
@@ -392,16 +420,7 @@ pub(crate) fn label<P: Position>(pos: &P, best: Move, score: Option<Score>) -> O
 pub fn play_game<P: Position + Evaluate>(cfg: &Config, index: u64) -> GameRecord {
     let mut rng = SplitMix::new(game_seed(cfg.seed, index));
     let mut game = opening::<P>(&mut rng, cfg.random_plies, cfg.start_of(index));
-    let shared = Shared::new(HASH_MB);
-    let options = Options {
-        hash_mb: HASH_MB,
-        threads: 1,
-        ..Options::default()
-    };
-    let limits = Limits {
-        nodes: Some(cfg.nodes),
-        ..Limits::default()
-    };
+    let search = NodeSearch::new(cfg.nodes, HASH_MB);
     let mut records = Vec::new();
     let result = loop {
         if let Some(outcome) = game.status() {
@@ -410,7 +429,7 @@ pub fn play_game<P: Position + Evaluate>(cfg: &Config, index: u64) -> GameRecord
         if game.moves().len() >= MAX_PLIES {
             break 0.5;
         }
-        let Some((best, score)) = search_move(&game, &limits, &options, &shared) else {
+        let Some((best, score)) = search.best(&game) else {
             break 0.5;
         };
         let pos = game.position();

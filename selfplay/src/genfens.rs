@@ -16,10 +16,10 @@
 //! generator is seeded from `S` alone, so the same request prints the same
 //! lines.
 
-use crate::datagen::search_move;
+use crate::datagen::NodeSearch;
 use engine::game::Game;
-use engine::limits::{Limits, Options, Score};
-use engine::search::{Shared, STACK_SIZE};
+use engine::limits::Score;
+use engine::search::STACK_SIZE;
 use eval::Evaluate;
 use movegen::{with_variant, MoveList, Position, SplitMix, Variant};
 use notation::openings::{parse_openings, Opening};
@@ -204,9 +204,7 @@ struct Maker<P: Position + Evaluate> {
     rng: SplitMix,
     starts: Vec<Game<P>>,
     plies: Option<u64>,
-    shared: Shared,
-    options: Options,
-    limits: Limits,
+    search: NodeSearch,
 }
 
 impl<P: Position + Evaluate> Maker<P> {
@@ -215,16 +213,7 @@ impl<P: Position + Evaluate> Maker<P> {
             rng: SplitMix::new(req.seed ^ 0x6765_6E66_656E_7321),
             starts,
             plies: req.plies,
-            shared: Shared::new(HASH_MB),
-            options: Options {
-                hash_mb: HASH_MB,
-                threads: 1,
-                ..Options::default()
-            },
-            limits: Limits {
-                nodes: Some(CHECK_NODES),
-                ..Limits::default()
-            },
+            search: NodeSearch::new(CHECK_NODES, HASH_MB),
         }
     }
 
@@ -284,8 +273,8 @@ impl<P: Position + Evaluate> Maker<P> {
     /// side); `None` for a mate score or no move.
     fn imbalance(&mut self, game: &Game<P>) -> Option<i32> {
         // A fresh table each time: the score depends on the position only.
-        self.shared.clear();
-        match search_move(game, &self.limits, &self.options, &self.shared)? {
+        self.search.clear();
+        match self.search.best(game)? {
             (_, Some(Score::Cp(cp))) => Some(cp.saturating_abs()),
             (_, Some(Score::Mate(_)) | None) => None,
         }

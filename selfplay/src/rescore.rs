@@ -13,10 +13,9 @@
 //! the last-of-game mark. The same file and arguments give the same output
 //! whatever `--concurrency` is.
 
-use crate::datagen::{label, search_move, HASH_MB};
+use crate::datagen::{label, NodeSearch, HASH_MB};
 use engine::game::Game;
-use engine::limits::{Limits, Options};
-use engine::search::{Shared, STACK_SIZE};
+use engine::search::STACK_SIZE;
 use eval::Evaluate;
 use movegen::{with_variant, Position, Variant};
 use records::binary::{self, Grammar, Header};
@@ -220,16 +219,7 @@ fn rescore_all(
 
 /// One game's records searched again, in order, with one hash table.
 fn rescore_game<P: Position + Evaluate>(records: &[Record], nodes: u64) -> Rescored {
-    let shared = Shared::new(HASH_MB);
-    let options = Options {
-        hash_mb: HASH_MB,
-        threads: 1,
-        ..Options::default()
-    };
-    let limits = Limits {
-        nodes: Some(nodes),
-        ..Limits::default()
-    };
+    let search = NodeSearch::new(nodes, HASH_MB);
     let mut out = Vec::new();
     for record in records {
         // A record the engine wrote is a position of its variant; one that
@@ -238,7 +228,7 @@ fn rescore_game<P: Position + Evaluate>(records: &[Record], nodes: u64) -> Resco
             continue;
         };
         let pos = game.position();
-        let Some((best, score)) = search_move(&game, &limits, &options, &shared) else {
+        let Some((best, score)) = search.best(&game) else {
             continue;
         };
         let labelled = pos

@@ -74,25 +74,29 @@ fn text_binary_text_round_trips_in_every_variant() {
     }
 }
 
+/// Trains `variant` on `data` into `out` with `options` after the three
+/// required ones; its standard output.
+fn trained(
+    variant: Variant,
+    data: &std::path::Path,
+    out: &std::path::Path,
+    options: &str,
+) -> String {
+    let (data, out) = (path(data), path(out));
+    let mut args = vec!["--variant", variant.name(), "--data", &data, "--out", &out];
+    args.extend(options.split_whitespace());
+    succeeded(&nnue(&args))
+}
+
 /// Trains `variant` for two epochs on `file`; the network file it writes.
 fn train(variant: Variant, file: &std::path::Path) -> (String, Vec<u8>) {
     let net = temp_file(&format!("{variant}.nnue"));
-    let stdout = succeeded(&nnue(&[
-        "--variant",
-        variant.name(),
-        "--data",
-        &path(file),
-        "--out",
-        &path(&net),
-        "--epochs",
-        "2",
-        "--holdout",
-        "20",
-        "--threads",
-        "2",
-        "--batch",
-        "64",
-    ]));
+    let stdout = trained(
+        variant,
+        file,
+        &net,
+        "--epochs 2 --holdout 20 --threads 2 --batch 64",
+    );
     let bytes = std::fs::read(&net).expect("the network is written");
     let _ = std::fs::remove_file(net);
     (stdout, bytes)
@@ -132,20 +136,12 @@ fn trains_each_variant_on_binary_data_and_prints_held_out_losses() {
 fn another_width_is_written_with_its_width_and_refused_by_the_engine() {
     let text = data(Variant::Plunder, 1, "width");
     let net = temp_file("width.nnue");
-    succeeded(&nnue(&[
-        "--variant",
-        "plunder",
-        "--data",
-        &path(&text),
-        "--out",
-        &path(&net),
-        "--epochs",
-        "1",
-        "--hidden",
-        "16",
-        "--threads",
-        "1",
-    ]));
+    trained(
+        Variant::Plunder,
+        &text,
+        &net,
+        "--epochs 1 --hidden 16 --threads 1",
+    );
     let bytes = std::fs::read(&net).expect("the network is written");
     assert_eq!(bytes[8..12], 16u32.to_le_bytes());
     let inputs = Plunder::INPUTS;
@@ -165,28 +161,16 @@ fn a_cosine_run_keeps_every_epoch_and_its_losses() {
     let net = temp_file("checkpoints.nnue");
     let dir = temp_file("checkpoints");
     let _ = std::fs::remove_dir_all(&dir);
-    succeeded(&nnue(&[
-        "--variant",
-        "plunder",
-        "--data",
-        &path(&text),
-        "--out",
-        &path(&net),
-        "--epochs",
-        "3",
-        "--schedule",
-        "cosine",
-        "--warmup",
-        "2",
-        "--batch",
-        "8",
-        "--holdout",
-        "20",
-        "--threads",
-        "1",
-        "--checkpoints",
-        &path(&dir),
-    ]));
+    trained(
+        Variant::Plunder,
+        &text,
+        &net,
+        &format!(
+            "--epochs 3 --schedule cosine --warmup 2 --batch 8 --holdout 20 --threads 1 \
+             --checkpoints {}",
+            path(&dir)
+        ),
+    );
     let losses = std::fs::read_to_string(dir.join("losses.tsv")).expect("losses.tsv");
     let lines: Vec<Vec<&str>> = losses.lines().map(|l| l.split('\t').collect()).collect();
     assert_eq!(

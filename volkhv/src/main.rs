@@ -112,55 +112,54 @@ fn bench_command(rest: &[String]) -> ExitCode {
 
 fn datagen_command(rest: &[String]) -> ExitCode {
     use selfplay::datagen;
-    if matches!(rest, [h] if h == "--help" || h == "-h") {
-        println!("{}", datagen::USAGE);
-        return ExitCode::SUCCESS;
-    }
-    let cfg = match datagen::Config::parse(rest) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("volkhv datagen: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    match datagen::run(&cfg, true) {
-        Ok(summary) => {
-            eprintln!(
-                "volkhv datagen: {summary}, written to {}",
-                cfg.out.display()
-            );
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("volkhv datagen: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    file_tool(
+        "datagen",
+        rest,
+        datagen::USAGE,
+        datagen::Config::parse,
+        |cfg| datagen::run(cfg, true).map(|s| format!("{s}, written to {}", cfg.out.display())),
+    )
 }
 
 fn rescore_command(rest: &[String]) -> ExitCode {
     use selfplay::rescore;
+    file_tool(
+        "rescore",
+        rest,
+        rescore::USAGE,
+        rescore::Config::parse,
+        |cfg| rescore::run(cfg).map(|s| format!("{s}, written to {}", cfg.out.display())),
+    )
+}
+
+/// A subcommand that writes a file: `--help` prints `usage`; arguments
+/// `parse` refuses exit with status 2, a failed `run` with 1, each with a
+/// one-line reason; what `run` reports goes to stderr.
+fn file_tool<C>(
+    name: &str,
+    rest: &[String],
+    usage: &str,
+    parse: fn(&[String]) -> Result<C, String>,
+    run: impl FnOnce(&C) -> Result<String, String>,
+) -> ExitCode {
     if matches!(rest, [h] if h == "--help" || h == "-h") {
-        println!("{}", rescore::USAGE);
+        println!("{usage}");
         return ExitCode::SUCCESS;
     }
-    let cfg = match rescore::Config::parse(rest) {
+    let cfg = match parse(rest) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("volkhv rescore: {e}");
+            eprintln!("volkhv {name}: {e}");
             return ExitCode::from(2);
         }
     };
-    match rescore::run(&cfg) {
-        Ok(summary) => {
-            eprintln!(
-                "volkhv rescore: {summary}, written to {}",
-                cfg.out.display()
-            );
+    match run(&cfg) {
+        Ok(report) => {
+            eprintln!("volkhv {name}: {report}");
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("volkhv rescore: {e}");
+            eprintln!("volkhv {name}: {e}");
             ExitCode::FAILURE
         }
     }
