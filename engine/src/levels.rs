@@ -35,14 +35,13 @@ pub const ELO_MIN: u32 = 500;
 /// claims an Elo it does not play; `UCI_Elo` at it weakens nothing.
 pub const ELO_MAX: u32 = 2400;
 /// The node budget's anchors: `(Elo, log2 nodes)`. 1500 and 2000 are
-/// fitted so that the level scores 50 % against Stockfish 15.1 at the
-/// same `UCI_Elo` (`docs/levels.md`; 2000 raised from 13.8 in session 31,
-/// when the current networks scored 34.5 % there, 1500 from 11.2 in session
-/// 32, when they scored 37.0 %); the top is full
-/// strength, the budget below it large enough that the clock usually
-/// decides; the first entry continued the
-/// 1500–2000 slope of session 25 down to [`ELO_MIN`]. Between anchors
-/// `log2 nodes` is linear in the Elo.
+/// fitted so that the level scores 50 % against Stockfish 15.1 at the same
+/// `UCI_Elo` (`docs/levels.md`; with the current networks 2000 was raised
+/// from 13.8 in session 31, at 34.5 %, and 1500 from 11.2 in session 32, at
+/// 37.0 %); the top is full strength, the budget below it large enough that
+/// the clock usually decides; the first entry continued the 1500–2000 slope
+/// of session 25 down to [`ELO_MIN`]. Between anchors `log2 nodes` is
+/// linear in the Elo.
 pub const NODE_ANCHORS: [(u32, f64); 4] =
     [(ELO_MIN, 5.8), (1500, 11.7), (2000, 14.4), (ELO_MAX, 17.5)];
 /// Below this Elo noise is added to the candidates' scores.
