@@ -179,10 +179,12 @@ fn by_game(records: Vec<(Record, u32)>) -> Vec<(u32, Vec<Record>)> {
     games
 }
 
-/// Each game's kept records with their new scores (and the old ones), in
-/// game order; `concurrency` threads take games in turn.
+/// A game's kept records with their new scores, each beside its old score.
 type Rescored = Vec<(Record, i32)>;
 
+/// Every game rescored, in game order; `concurrency` threads take the games
+/// in turn (a file converted from text, whose games are unknown, is one
+/// game).
 fn rescore_all(
     variant: Variant,
     games: &[(u32, Vec<Record>)],
