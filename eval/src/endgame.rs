@@ -44,7 +44,7 @@ pub fn bare_king<P: Position>(pos: &P, owned: [Bitboard; 2]) -> Option<i32> {
         match role {
             Role::Queen | Role::Rook | Role::Helgi => heavy = true,
             Role::Bishop => {
-                bishops[usize::from(!is_dark(sq))] += 1;
+                bishops[usize::from(!Bitboard::DARK.contains(sq))] += 1;
             }
             Role::Knight => knights += 1,
             Role::King => strong_king = Some(sq),
@@ -74,11 +74,6 @@ fn from_centre(sq: Square) -> i32 {
     let f = i32::from(sq.file().0);
     let r = i32::from(sq.rank().0);
     (2 * f - 7).abs() / 2 + (2 * r - 7).abs() / 2
-}
-
-/// Whether `sq` is a dark square (a1 is).
-fn is_dark(sq: Square) -> bool {
-    (sq.file().0 + sq.rank().0).is_multiple_of(2)
 }
 
 /// How near `sq` stands to a corner of the given colour: 7 in the corner
