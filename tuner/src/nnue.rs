@@ -290,6 +290,55 @@ impl Trainer {
         }
     }
 
+    /// The network of a file [`Trainer::to_bytes`] wrote (`P`'s magic, any
+    /// width up to [`MAX_HIDDEN`]), to train further from: the weights a
+    /// network learnt from data that is gone are kept as the new data
+    /// moves them. Adam's moments start at zero.
+    ///
+    /// # Errors
+    /// Another variant's magic, a width out of range, or a length that is
+    /// not that width's.
+    pub fn from_bytes<P: Features>(settings: Settings, bytes: &[u8]) -> Result<Trainer, String> {
+        let magic = bytes.get(..8).ok_or("too short for a network")?;
+        if magic != P::MAGIC.as_slice() {
+            return Err(format!(
+                "not a network of this variant (magic {:?})",
+                String::from_utf8_lossy(magic)
+            ));
+        }
+        let hidden = bytes
+            .get(8..12)
+            .map(|w| u32::from_le_bytes(w.try_into().expect("4 bytes")) as usize)
+            .filter(|h| (1..=MAX_HIDDEN).contains(h))
+            .ok_or("hidden width missing or out of range")?;
+        let mut trainer = Trainer::with_width::<P>(settings, hidden);
+        let l = trainer.layout;
+        let expected = 12 + 2 * l.output_bias + 4 * (l.parameters - l.output_bias);
+        if bytes.len() != expected {
+            return Err(format!(
+                "{} bytes, a network of {hidden} hidden units has {expected}",
+                bytes.len()
+            ));
+        }
+        let (small, wide) = bytes[12..].split_at(2 * l.output_bias);
+        for (i, (p, b)) in trainer
+            .params
+            .iter_mut()
+            .zip(small.chunks_exact(2))
+            .enumerate()
+        {
+            let scale = if i < l.output { QA } else { QB };
+            *p = f32::from(i16::from_le_bytes([b[0], b[1]])) / scale as f32;
+        }
+        for (p, b) in trainer.params[l.output_bias..]
+            .iter_mut()
+            .zip(wide.chunks_exact(4))
+        {
+            *p = i32::from_le_bytes(b.try_into().expect("4 bytes")) as f32 / (QA * QB) as f32;
+        }
+        Ok(trainer)
+    }
+
     /// The float network's evaluation for the side to move, in units of
     /// `SCALE` centipawns, with the hidden layer's pre-activations.
     fn forward(&self, s: &Sample, us: &mut [f32], them: &mut [f32]) -> f32 {
@@ -467,6 +516,12 @@ impl Trainer {
     /// Sets how the step size moves from step to step.
     pub fn set_schedule(&mut self, schedule: Schedule) {
         self.schedule = schedule;
+    }
+
+    /// Hidden units per view.
+    #[must_use]
+    pub fn hidden(&self) -> usize {
+        self.layout.hidden
     }
 
     /// The step size the next step uses, before Adam's bias correction.

@@ -204,6 +204,112 @@ fn a_cosine_run_keeps_every_epoch_and_its_losses() {
 }
 
 #[test]
+fn a_run_from_a_network_starts_where_that_network_is() {
+    let text = data(Variant::Plunder, 8, "init");
+    let (first, second) = (temp_file("init-first.nnue"), temp_file("init-second.nnue"));
+    let options = "--epochs 20 --lr 0.01 --holdout 20 --threads 1 --batch 64";
+    let stdout = trained(Variant::Plunder, &text, &first, options);
+    let end_loss = |out: &str| -> String {
+        let epoch = out
+            .lines()
+            .rfind(|l| l.starts_with("epoch"))
+            .expect("an epoch line");
+        epoch.split("held-out ").nth(1).expect("a held-out loss")[..8].to_string()
+    };
+    let trained_loss = end_loss(&stdout);
+    // Started from the first run's file: the start is that network, so its
+    // held-out loss is the first run's last (up to the quantisation).
+    let resumed = trained(
+        Variant::Plunder,
+        &text,
+        &second,
+        &format!("{options} --init {}", path(&first)),
+    );
+    let start = resumed
+        .lines()
+        .find(|l| l.starts_with("start network"))
+        .expect("the start network's loss");
+    let start_loss: f64 = start.split("held-out loss ").nth(1).expect("a loss")[..8]
+        .parse()
+        .expect("a number");
+    let trained_loss: f64 = trained_loss.parse().expect("a number");
+    assert!(
+        (start_loss - trained_loss).abs() < 0.01 * trained_loss,
+        "{start_loss} vs {trained_loss}"
+    );
+    // The hand-written evaluation alone (a fresh network's start) is far
+    // from it.
+    let hand: f64 = stdout
+        .split("hand-written evaluation: held-out loss ")
+        .nth(1)
+        .expect("the hand-written loss")[..8]
+        .parse()
+        .expect("a number");
+    assert!(
+        (hand - start_loss).abs() > 0.05 * hand,
+        "{hand} vs {start_loss}"
+    );
+    // The file read back and written again is the same bytes: one epoch
+    // at a zero step size and no decay leaves every weight where it was.
+    trained(
+        Variant::Plunder,
+        &text,
+        &second,
+        &format!(
+            "--epochs 1 --lr 0 --wd 0 --threads 1 --init {}",
+            path(&first)
+        ),
+    );
+    assert_eq!(std::fs::read(&second).ok(), std::fs::read(&first).ok());
+    // Another variant's network, another width, or a missing file: refused.
+    let out = path(&temp_file("init-refused.nnue"));
+    let first = path(&first);
+    let tavreli = nnue(&[
+        "--variant",
+        "tavreli",
+        "--data",
+        &path(&text),
+        "--out",
+        &out,
+        "--init",
+        &first,
+    ]);
+    assert_eq!(tavreli.status.code(), Some(1));
+    let wide = nnue(&[
+        "--variant",
+        "plunder",
+        "--data",
+        &path(&text),
+        "--out",
+        &out,
+        "--init",
+        &first,
+        "--hidden",
+        "32",
+    ]);
+    assert_eq!(wide.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&wide.stderr).contains("--hidden 32 but"),
+        "{wide:?}"
+    );
+    let missing = nnue(&[
+        "--variant",
+        "plunder",
+        "--data",
+        &path(&text),
+        "--out",
+        &out,
+        "--init",
+        "/nonexistent.nnue",
+    ]);
+    assert_eq!(missing.status.code(), Some(1));
+    for f in [text, second] {
+        let _ = std::fs::remove_file(f);
+    }
+    let _ = std::fs::remove_file(first);
+}
+
+#[test]
 fn bad_input_is_refused() {
     let plunder = data(Variant::Plunder, 1, "refuse");
     let bin = temp_file("refuse.bin");

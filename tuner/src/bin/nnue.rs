@@ -42,7 +42,10 @@ usage: volkhv-nnue [--variant V] --data FILE [--data FILE ...] --out FILE [optio
   --seed S         initial weights and shuffles (default 1)
   --hidden N       hidden units per view (default: the engine's width for
                    the variant; another width is for comparing losses, the
-                   engine refuses its file)";
+                   engine refuses its file)
+  --init FILE      start from this network (e.g. the one in use) instead of
+                   random weights: its width, its held-out loss printed
+                   first; --hidden, if given, must match";
 
 struct Args {
     variant: Variant,
@@ -64,6 +67,7 @@ struct Args {
     limit: Option<usize>,
     seed: u64,
     hidden: Option<usize>,
+    init: Option<PathBuf>,
 }
 
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
@@ -87,6 +91,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
         limit: None,
         seed: 1,
         hidden: None,
+        init: None,
     };
     fn num<T: std::str::FromStr>(flag: &str, v: Option<String>) -> Result<T, String> {
         let v = v.ok_or(format!("{flag} needs a value"))?;
@@ -113,6 +118,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
             "--limit" => a.limit = Some(num(&flag, it.next())?),
             "--seed" => a.seed = num(&flag, it.next())?,
             "--hidden" => a.hidden = Some(num(&flag, it.next())?),
+            "--init" => a.init = Some(num::<String>(&flag, it.next())?.into()),
             "-h" | "--help" => return Err(USAGE.to_string()),
             other => return Err(format!("unknown argument {other:?}")),
         }
@@ -254,7 +260,32 @@ fn run<P: Features>(args: &Args) -> Result<(), String> {
         residual: true,
         weight_decay: args.wd,
     };
-    let mut trainer = Trainer::with_width::<P>(settings, args.hidden.unwrap_or(P::HIDDEN));
+    let mut trainer = match &args.init {
+        Some(path) => {
+            let bytes =
+                std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let t = Trainer::from_bytes::<P>(settings, &bytes)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            if args.hidden.is_some_and(|h| h != t.hidden()) {
+                return Err(format!(
+                    "--hidden {} but {} has {} hidden units",
+                    args.hidden.unwrap_or_default(),
+                    path.display(),
+                    t.hidden()
+                ));
+            }
+            if !held.is_empty() {
+                println!(
+                    "start network {}: held-out loss {:.6} (results alone {:.6})",
+                    path.display(),
+                    t.loss(&held, args.lambda),
+                    t.loss(&held, 0.0)
+                );
+            }
+            t
+        }
+        None => Trainer::with_width::<P>(settings, args.hidden.unwrap_or(P::HIDDEN)),
+    };
     let cosine = args.schedule == "cosine";
     if cosine {
         let total = train.len().div_ceil(args.batch) as u64 * u64::from(args.epochs);
