@@ -30,6 +30,7 @@ pub(crate) use traceable;
 
 pub mod chess;
 pub mod endgame;
+pub mod margins;
 pub mod nets;
 pub mod nnue;
 pub mod plunder;
@@ -119,6 +120,10 @@ pub trait Evaluate: Position {
     /// (Tavreli keeps every piece, a tower can be taken back and forth), the
     /// search needs this bound or depth 1 never finishes.
     const QSEARCH_PLIES: usize = usize::MAX;
+
+    /// The search's pruning margins in this variant's centipawns
+    /// ([`margins::Margins`]); chess's by default.
+    const MARGINS: margins::Margins = margins::Margins::CHESS;
 
     /// `true` where the search extends a TT move that is much better than
     /// every other move (singular extensions). Off by default: it is kept

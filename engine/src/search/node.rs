@@ -210,7 +210,9 @@ impl<P: Position + Evaluate> Worker<'_, P> {
         if !pv_node && !in_check && excluded.is_none() {
             // 5. Reverse futility: far above beta at low depth.
             if depth <= 7
-                && eval - 80 * depth + 60 * i32::from(improving) >= beta
+                && eval - P::MARGINS.reverse_futility * depth
+                    + P::MARGINS.reverse_futility_improving * i32::from(improving)
+                    >= beta
                 && eval < MATE_BOUND
             {
                 return eval;
@@ -223,7 +225,7 @@ impl<P: Position + Evaluate> Worker<'_, P> {
                 && beta > -MATE_BOUND
                 && self.pos.null_move_safe()
             {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let r = 3 + depth / 4 + ((eval - beta) / P::MARGINS.null_move_excess).min(3);
                 let undo = self.push(None, ply);
                 let s = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
                 self.pop(None, undo);
@@ -236,7 +238,7 @@ impl<P: Position + Evaluate> Worker<'_, P> {
             }
 
             // 7. Razoring: hopeless at low depth unless a capture saves it.
-            if depth <= 3 && eval + 250 * depth < alpha {
+            if depth <= 3 && eval + P::MARGINS.razoring * depth < alpha {
                 let s = self.qsearch(alpha, alpha + 1, ply, 0);
                 if s <= alpha {
                     return s;
@@ -291,7 +293,8 @@ impl<P: Position + Evaluate> Worker<'_, P> {
                 } else if skip_quiets {
                     prune = true;
                 } else if (depth <= 8 && move_count >= lmp_limit)
-                    || (depth <= 6 && eval + 100 + 90 * depth <= alpha)
+                    || (depth <= 6
+                        && eval + P::MARGINS.futility_base + P::MARGINS.futility * depth <= alpha)
                 {
                     skip_quiets = true;
                     prune = true;
@@ -544,7 +547,7 @@ impl<P: Position + Evaluate> Worker<'_, P> {
             // Delta pruning: even winning the victim for free cannot reach alpha.
             if !in_check
                 && m.promotion().is_none()
-                && stand_pat + self.pos.capture_value(m) + 200 <= alpha
+                && stand_pat + self.pos.capture_value(m) + P::MARGINS.delta <= alpha
             {
                 continue;
             }
