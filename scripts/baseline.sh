@@ -8,6 +8,7 @@
 #   scripts/baseline.sh            build once (reused afterwards), print the binary's path
 #   scripts/baseline.sh --verify   also run `volkhv bench` and check the signature
 #   scripts/baseline.sh --first    the first baseline, b0095fb, instead
+#   scripts/baseline.sh --issue51  issue 51's baseline, 02951f1 (Bench: 5863464)
 #
 # Progress goes to stderr; the last line on stdout is the absolute path of
 # the `volkhv` binary, so `BASE=$(scripts/baseline.sh | tail -n1)` works.
@@ -26,12 +27,16 @@ for arg in "$@"; do
       COMMIT=b0095fb
       BENCH=10135547
       ;;
+    --issue51)
+      COMMIT=02951f1
+      BENCH=5863464
+      ;;
     -h | --help)
-      sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     *)
-      echo "baseline.sh: unknown argument \"$arg\" (expected --verify or --first)" >&2
+      echo "baseline.sh: unknown argument \"$arg\" (expected --verify, --first or --issue51)" >&2
       exit 2
       ;;
   esac
