@@ -203,20 +203,31 @@ fn a_cosine_run_keeps_every_epoch_and_its_losses() {
     }
 }
 
+/// The number printed right after `label` in `text`.
+fn number_after(text: &str, label: &str) -> f64 {
+    let rest = text
+        .split(label)
+        .nth(1)
+        .unwrap_or_else(|| panic!("{label:?} in {text}"));
+    let end = rest
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(rest.len());
+    rest[..end]
+        .parse()
+        .unwrap_or_else(|_| panic!("a number after {label:?} in {text}"))
+}
+
 #[test]
 fn a_run_from_a_network_starts_where_that_network_is() {
     let text = data(Variant::Plunder, 8, "init");
     let (first, second) = (temp_file("init-first.nnue"), temp_file("init-second.nnue"));
     let options = "--epochs 20 --lr 0.01 --holdout 20 --threads 1 --batch 64";
     let stdout = trained(Variant::Plunder, &text, &first, options);
-    let end_loss = |out: &str| -> String {
-        let epoch = out
-            .lines()
-            .rfind(|l| l.starts_with("epoch"))
-            .expect("an epoch line");
-        epoch.split("held-out ").nth(1).expect("a held-out loss")[..8].to_string()
-    };
-    let trained_loss = end_loss(&stdout);
+    let last_epoch = stdout
+        .lines()
+        .rfind(|l| l.starts_with("epoch"))
+        .expect("an epoch line");
+    let trained_loss = number_after(last_epoch, "held-out ");
     // Started from the first run's file: the start is that network, so its
     // held-out loss is the first run's last (up to the quantisation).
     let resumed = trained(
@@ -229,22 +240,14 @@ fn a_run_from_a_network_starts_where_that_network_is() {
         .lines()
         .find(|l| l.starts_with("start network"))
         .expect("the start network's loss");
-    let start_loss: f64 = start.split("held-out loss ").nth(1).expect("a loss")[..8]
-        .parse()
-        .expect("a number");
-    let trained_loss: f64 = trained_loss.parse().expect("a number");
+    let start_loss = number_after(start, "held-out loss ");
     assert!(
         (start_loss - trained_loss).abs() < 0.01 * trained_loss,
         "{start_loss} vs {trained_loss}"
     );
     // The hand-written evaluation alone (a fresh network's start) is far
     // from it.
-    let hand: f64 = stdout
-        .split("hand-written evaluation: held-out loss ")
-        .nth(1)
-        .expect("the hand-written loss")[..8]
-        .parse()
-        .expect("a number");
+    let hand = number_after(&stdout, "hand-written evaluation: held-out loss ");
     assert!(
         (hand - start_loss).abs() > 0.05 * hand,
         "{hand} vs {start_loss}"
@@ -261,52 +264,55 @@ fn a_run_from_a_network_starts_where_that_network_is() {
         ),
     );
     assert_eq!(std::fs::read(&second).ok(), std::fs::read(&first).ok());
-    // Another variant's network, another width, or a missing file: refused.
-    let out = path(&temp_file("init-refused.nnue"));
+    // Another variant's network, another width, or a missing file: refused
+    // with one line.
+    let (data_file, out) = (path(&text), path(&temp_file("init-refused.nnue")));
     let first = path(&first);
-    let tavreli = nnue(&[
-        "--variant",
-        "tavreli",
-        "--data",
-        &path(&text),
-        "--out",
-        &out,
-        "--init",
-        &first,
-    ]);
-    assert_eq!(tavreli.status.code(), Some(1));
-    let wide = nnue(&[
-        "--variant",
-        "plunder",
-        "--data",
-        &path(&text),
-        "--out",
-        &out,
-        "--init",
-        &first,
-        "--hidden",
-        "32",
-    ]);
-    assert_eq!(wide.status.code(), Some(1));
-    assert!(
-        String::from_utf8_lossy(&wide.stderr).contains("--hidden 32 but"),
-        "{wide:?}"
-    );
-    let missing = nnue(&[
-        "--variant",
-        "plunder",
-        "--data",
-        &path(&text),
-        "--out",
-        &out,
-        "--init",
-        "/nonexistent.nnue",
-    ]);
-    assert_eq!(missing.status.code(), Some(1));
+    let tavreli_net = temp_file("init-tavreli.nnue");
+    let settings = tuner::nnue::Settings {
+        k: 1.0,
+        lambda: 1.0,
+        lr: 0.001,
+        batch: 64,
+        seed: 1,
+        residual: true,
+        weight_decay: 0.0,
+    };
+    let tavreli_bytes = tuner::nnue::Trainer::new::<Tavreli>(settings).to_bytes();
+    std::fs::write(&tavreli_net, tavreli_bytes).expect("a temp file");
+    let tavreli_net = path(&tavreli_net);
+    for (variant, init, hidden, reason) in [
+        (
+            "plunder",
+            tavreli_net.as_str(),
+            None,
+            "not a network of this variant",
+        ),
+        ("plunder", first.as_str(), Some("32"), "--hidden 32 but"),
+        ("plunder", "/nonexistent.nnue", None, "cannot read"),
+    ] {
+        let mut args = vec![
+            "--variant",
+            variant,
+            "--data",
+            &data_file,
+            "--out",
+            &out,
+            "--init",
+            init,
+        ];
+        args.extend(hidden.map(|h| ["--hidden", h]).into_iter().flatten());
+        let run = nnue(&args);
+        assert_eq!(run.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert!(err.contains(reason) && err.lines().count() == 1, "{err}");
+    }
     for f in [text, second] {
         let _ = std::fs::remove_file(f);
     }
-    let _ = std::fs::remove_file(first);
+    for f in [first, tavreli_net] {
+        let _ = std::fs::remove_file(f);
+    }
 }
 
 #[test]
