@@ -1,6 +1,6 @@
 //! The evaluation networks of every variant: one quantised network type
-//! ([`Network`], chess's shape: one hidden layer of [`HIDDEN`] units per
-//! view, squared clipped ReLU, one output, a linear term per input), read
+//! ([`Network`], chess's shape: one hidden layer per view, as wide as its
+//! file says, squared clipped ReLU, one output, a linear term per input), read
 //! from one file layout, generic over the inputs a variant's [`Features`]
 //! switch on. Each feature set lives with its variant (chess in
 //! `crate::nnue`, PlunderChess in `crate::plunder::features`, Tavreli in
@@ -27,7 +27,7 @@ pub use accumulators::Accumulators;
 pub use features::{active_inputs, Features};
 pub(crate) use features::{differing, oriented, theirs};
 pub use file::{check_file, embedded, FileError};
-pub use network::{Network, HIDDEN, QA, QB, SCALE};
+pub use network::{Network, HIDDEN, MAX_HIDDEN, QA, QB, SCALE};
 
 impl Network {
     /// The network's output in centipawns for the side to move, built from

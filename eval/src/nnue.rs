@@ -122,7 +122,7 @@ impl Features for Chess {
 mod tests {
     use super::*;
     use crate::nets::testing;
-    use crate::nets::{Embedded, FileError, Network, HIDDEN};
+    use crate::nets::{Embedded, FileError, Network};
 
     #[test]
     fn the_embedded_network_reads() {
@@ -134,7 +134,8 @@ mod tests {
         assert!(nets::check_file(file, MAGIC, INPUTS).is_ok());
         // An output weight out of range: refused at compile time and when read.
         let mut bad = file.to_vec();
-        let at = MAGIC.len() + 4 + (INPUTS + 1) * HIDDEN * 2;
+        let width = Chess::network().expect("chess has a network").width();
+        let at = MAGIC.len() + 4 + (INPUTS + 1) * width * 2;
         bad[at..at + 2].copy_from_slice(&200i16.to_le_bytes());
         assert_eq!(
             nets::check_file(&bad, MAGIC, INPUTS),
@@ -152,7 +153,7 @@ mod tests {
         assert!(positions.len() > 500);
         let embedded = Chess::network().expect("chess has a network");
         testing::incremental_equals_scratch(&positions, embedded);
-        testing::random_incremental_equals_scratch(&positions, 6);
+        testing::random_incremental_equals_scratch(&positions, 6, 64);
     }
 
     #[test]

@@ -16,8 +16,9 @@ use movegen::{Color, Role};
 use rayon::prelude::*;
 use std::path::PathBuf;
 
-/// The widest hidden layer the trainer's scratch arrays hold.
-pub const MAX_HIDDEN: usize = 512;
+/// The widest hidden layer the trainer's scratch arrays hold: the
+/// engine's widest.
+pub use eval::nets::MAX_HIDDEN;
 
 /// Offsets in the flat parameter vector of a network of `inputs` inputs
 /// and `hidden` hidden units per view.
@@ -245,7 +246,7 @@ impl Trainer {
     }
 
     /// A network of `P`'s inputs and `hidden` units per view (at most
-    /// [`MAX_HIDDEN`]), for trying widths; the engine reads only its own.
+    /// [`MAX_HIDDEN`]; the engine reads the width its file has).
     ///
     /// # Panics
     /// `hidden` is 0 or above [`MAX_HIDDEN`].
@@ -337,6 +338,39 @@ impl Trainer {
             *p = i32::from_le_bytes(b.try_into().expect("4 bytes")) as f32 / (QA * QB) as f32;
         }
         Ok(trainer)
+    }
+
+    /// This network with `hidden` units per view: the units it has keep
+    /// their weights, the new ones start with the seeded random input
+    /// weights of a fresh network and output weights of zero, so the wider
+    /// network evaluates every position as this one does and training
+    /// grows the new units from there (net2net's function-preserving
+    /// widening). Adam's moments start at zero.
+    ///
+    /// # Panics
+    /// `hidden` is narrower than this network or above [`MAX_HIDDEN`].
+    #[must_use]
+    pub fn widened<P: Features>(&self, hidden: usize) -> Trainer {
+        let (old, l) = (self.layout, self.layout.hidden);
+        assert!(
+            hidden >= l,
+            "a network of {l} units cannot be narrowed to {hidden}"
+        );
+        let mut wider = Trainer::with_width::<P>(self.settings, hidden);
+        let new = wider.layout;
+        let (from, to) = (&self.params, &mut wider.params);
+        for input in 0..P::INPUTS {
+            to[input * hidden..][..l].copy_from_slice(&from[input * l..][..l]);
+        }
+        to[new.bias..][..l].copy_from_slice(&from[old.bias..old.output]);
+        to[new.output..new.output_bias].fill(0.0);
+        for half in 0..2 {
+            to[new.output + half * hidden..][..l]
+                .copy_from_slice(&from[old.output + half * l..][..l]);
+        }
+        to[new.output_bias..].copy_from_slice(&from[old.output_bias..]);
+        wider.schedule = self.schedule;
+        wider
     }
 
     /// The float network's evaluation for the side to move, in units of

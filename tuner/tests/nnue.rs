@@ -248,10 +248,14 @@ fn bad_files_are_refused() {
     let chess = |b: &[u8]| Network::from_bytes(b, Chess::MAGIC, Chess::INPUTS);
     assert!(chess(&bytes).is_ok());
     assert!(chess(&bytes[..bytes.len() - 1]).is_err());
+    // A width the layout's length does not match, and one out of range.
     let mut wrong_width = bytes.clone();
     wrong_width[8] ^= 1;
     let refused = chess(&wrong_width).err().unwrap_or_default();
-    assert!(refused.contains("hidden width"), "{refused}");
+    assert!(refused.contains("bytes of weights"), "{refused}");
+    wrong_width[8..12].copy_from_slice(&0u32.to_le_bytes());
+    let refused = chess(&wrong_width).err().unwrap_or_default();
+    assert!(refused.contains("hidden width 0"), "{refused}");
     assert!(chess(b"VOLKNN01").is_err());
     // The first output weight, after the magic, the width and the input
     // rows and biases.

@@ -3,7 +3,7 @@
 //! with the held-out losses printed, and bad input is refused.
 
 use eval::nets::Features;
-use movegen::{Plunder, Tavreli, Variant};
+use movegen::{Plunder, Position, Tavreli, Variant};
 use selfplay::datagen::{self, Config};
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -133,7 +133,7 @@ fn trains_each_variant_on_binary_data_and_prints_held_out_losses() {
 }
 
 #[test]
-fn another_width_is_written_with_its_width_and_refused_by_the_engine() {
+fn another_width_is_written_with_its_width_and_read_by_the_engine() {
     let text = data(Variant::Plunder, 1, "width");
     let net = temp_file("width.nnue");
     trained(
@@ -146,11 +146,78 @@ fn another_width_is_written_with_its_width_and_refused_by_the_engine() {
     assert_eq!(bytes[8..12], 16u32.to_le_bytes());
     let inputs = Plunder::INPUTS;
     assert_eq!(bytes.len(), 12 + (inputs + 3) * 16 * 2 + 4 + inputs * 4);
-    let refused = eval::nets::Network::from_bytes(&bytes, Plunder::MAGIC, inputs)
-        .err()
-        .unwrap_or_default();
-    assert!(refused.contains("hidden width 16"), "{refused}");
+    let read = eval::nets::Network::from_bytes(&bytes, Plunder::MAGIC, inputs);
+    assert_eq!(read.map(|n| n.width()), Ok(16));
     for f in [text, net] {
+        let _ = std::fs::remove_file(f);
+    }
+}
+
+/// The positions of a text data file.
+fn boards(text: &std::path::Path) -> Vec<Plunder> {
+    positions(text)
+        .iter()
+        .map(|line| {
+            let fen = line.split('|').next().unwrap_or_default().trim();
+            Plunder::from_fen(fen).expect("datagen writes FENs")
+        })
+        .collect()
+}
+
+#[test]
+fn a_widened_network_evaluates_as_the_narrow_one_and_then_learns() {
+    let text = data(Variant::Plunder, 4, "widen");
+    let (narrow, wide, trained_wide) = (
+        temp_file("widen-64.nnue"),
+        temp_file("widen-96.nnue"),
+        temp_file("widen-96-trained.nnue"),
+    );
+    trained(
+        Variant::Plunder,
+        &text,
+        &narrow,
+        "--epochs 3 --threads 1 --batch 64",
+    );
+    let init = format!(
+        "--init {} --hidden 96 --threads 1 --batch 64",
+        path(&narrow)
+    );
+    let stdout = trained(
+        Variant::Plunder,
+        &text,
+        &wide,
+        &format!("{init} --epochs 1 --lr 0 --wd 0"),
+    );
+    assert!(
+        stdout.contains("widened from 64 to 96 hidden units"),
+        "{stdout}"
+    );
+    trained(
+        Variant::Plunder,
+        &text,
+        &trained_wide,
+        &format!("{init} --epochs 2 --lr 0.01"),
+    );
+    let read = |f: &PathBuf| {
+        let bytes = std::fs::read(f).expect("written");
+        eval::nets::Network::from_bytes(&bytes, Plunder::MAGIC, Plunder::INPUTS)
+            .expect("the engine reads it")
+    };
+    let (narrow_net, wide_net, trained_net) = (read(&narrow), read(&wide), read(&trained_wide));
+    assert_eq!((narrow_net.width(), wide_net.width()), (64, 96));
+    let boards = boards(&text);
+    assert!(boards.len() > 50);
+    let differ = |a: &eval::nets::Network, b: &eval::nets::Network| {
+        boards
+            .iter()
+            .filter(|p| a.evaluate(*p) != b.evaluate(*p))
+            .count()
+    };
+    // The engine evaluates every position exactly as before the widening;
+    // training on from it moves the evaluation.
+    assert_eq!(differ(&narrow_net, &wide_net), 0);
+    assert!(differ(&wide_net, &trained_net) > boards.len() / 2);
+    for f in [text, narrow, wide, trained_wide] {
         let _ = std::fs::remove_file(f);
     }
 }
@@ -288,7 +355,12 @@ fn a_run_from_a_network_starts_where_that_network_is() {
             None,
             "not a network of this variant",
         ),
-        ("plunder", first.as_str(), Some("32"), "--hidden 32 but"),
+        (
+            "plunder",
+            first.as_str(),
+            Some("32"),
+            "widened, not narrowed",
+        ),
         ("plunder", "/nonexistent.nnue", None, "cannot read"),
     ] {
         let mut args = vec![

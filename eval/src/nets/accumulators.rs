@@ -6,7 +6,7 @@
 //! a pure function of the position.
 
 use super::features::Features;
-use super::network::{Network, HIDDEN};
+use super::network::Network;
 use movegen::{Bitboard, Color, Square};
 
 /// Both views' hidden sums and linear terms for the position whose square
@@ -16,7 +16,8 @@ pub struct Accumulators<P: Features> {
     squares: [P::Content; 64],
     occupied: Bitboard,
     summary: P::Summary,
-    views: [[i16; HIDDEN]; 2],
+    /// Each view's hidden sums, as many as the network's width.
+    views: [Vec<i16>; 2],
     psqt: [i32; 2],
     /// Scratch lists of one square's old and new inputs, kept so that an
     /// update allocates nothing.
@@ -31,7 +32,7 @@ impl<P: Features> Accumulators<P> {
             squares: [P::EMPTY; 64],
             occupied: Bitboard::EMPTY,
             summary: P::Summary::default(),
-            views: [net.bias; 2],
+            views: [net.bias.clone(), net.bias.clone()],
             psqt: [0; 2],
             was: Vec::with_capacity(160),
             now: Vec::with_capacity(160),
@@ -48,13 +49,16 @@ impl<P: Features> Accumulators<P> {
         self.squares = [P::EMPTY; 64];
         self.occupied = Bitboard::EMPTY;
         self.summary = P::Summary::default();
-        self.views = [net.bias; 2];
+        self.views
+            .iter_mut()
+            .for_each(|v| v.copy_from_slice(&net.bias));
         self.psqt = [0; 2];
     }
 
     /// Moves the sums to `pos` square by square, starting again from the
     /// empty board when fewer squares are occupied than changed.
     pub(super) fn update(&mut self, net: &Network, pos: &P) {
+        debug_assert_eq!(self.views[0].len(), net.width(), "another network's sums");
         let now = pos.occupied();
         let summary = pos.summary();
         let changed = P::changed(&self.summary, &summary).unwrap_or_else(|| {
@@ -113,8 +117,8 @@ impl<P: Features> Accumulators<P> {
 
 /// Adds (`sign` 1) or subtracts (−1) one input's row and linear term.
 #[inline]
-fn add_row(acc: &mut [i16; HIDDEN], psqt: &mut i32, net: &Network, input: usize, sign: i32) {
-    let row = &net.input[input];
+fn add_row(acc: &mut [i16], psqt: &mut i32, net: &Network, input: usize, sign: i32) {
+    let row = net.row(input);
     if sign > 0 {
         acc.iter_mut()
             .zip(row)

@@ -16,7 +16,8 @@ pub trait Features: Position {
     const INPUTS: usize;
     /// The network file's first bytes (layout and feature set version).
     const MAGIC: &'static [u8; 8];
-    /// Hidden units per view of the variant's network.
+    /// Hidden units per view of a new network of the variant, the
+    /// trainer's default (the engine reads whatever width its file has).
     const HIDDEN: usize = HIDDEN;
 
     /// The squares that are not empty.

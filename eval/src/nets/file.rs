@@ -1,12 +1,12 @@
 //! The network file (`docs/networks.md`): an 8-byte magic naming the
 //! feature set, the hidden width as a little-endian `u32`, then
-//! little-endian `i16`s (one row of [`HIDDEN`] per input, the hidden
+//! little-endian `i16`s (one row of that width per input, the hidden
 //! biases, the two output halves) and `i32`s (the output bias, one linear
 //! value per input). Every variant's file has this layout; the checks are
 //! a `const fn` so that chess's file, which a build may take from
 //! `EVALFILE`, is refused while compiling.
 
-use super::network::{Network, HIDDEN};
+use super::network::{Network, MAX_HIDDEN};
 
 /// Why a network file is refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,7 +15,7 @@ pub enum FileError {
     Magic,
     /// It ends inside the hidden width.
     Header,
-    /// Its hidden width, not this build's [`HIDDEN`].
+    /// Its hidden width, 0 or above [`MAX_HIDDEN`].
     Width(usize),
     /// Its bytes of weights, not the layout's.
     Length {
@@ -39,7 +39,9 @@ impl FileError {
                 String::from_utf8_lossy(magic)
             ),
             FileError::Header => "truncated header".to_string(),
-            FileError::Width(width) => format!("hidden width {width}, this build has {HIDDEN}"),
+            FileError::Width(width) => {
+                format!("hidden width {width}, outside 1..={MAX_HIDDEN}")
+            }
             FileError::Length { found, expected } => {
                 format!("{found} bytes of weights, the layout has {expected}")
             }
@@ -51,10 +53,17 @@ impl FileError {
 /// Bytes of the magic and the width.
 const HEADER: usize = 12;
 
-/// The `i16`s of a network of `inputs` inputs: input rows, biases, two
-/// output halves.
-const fn shorts(inputs: usize) -> usize {
-    (inputs + 1 + 2) * HIDDEN
+/// The `i16`s of a network of `inputs` inputs and `width` hidden units:
+/// input rows, biases, two output halves.
+const fn shorts(inputs: usize, width: usize) -> usize {
+    (inputs + 1 + 2) * width
+}
+
+/// The hidden width a file's header gives (0 when it has none).
+fn width_of(bytes: &[u8]) -> usize {
+    bytes
+        .get(8..HEADER)
+        .map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]) as usize)
 }
 
 /// Checks `bytes` as a network file of `magic` with `inputs` inputs.
@@ -72,18 +81,18 @@ pub const fn check_file(bytes: &[u8], magic: &[u8; 8], inputs: usize) -> Result<
         return Err(FileError::Header);
     };
     let width = u32::from_le_bytes(*width) as usize;
-    if width != HIDDEN {
+    if width == 0 || width > MAX_HIDDEN {
         return Err(FileError::Width(width));
     }
-    let expected = shorts(inputs) * 2 + 4 + inputs * 4;
+    let expected = shorts(inputs, width) * 2 + 4 + inputs * 4;
     if body.len() != expected {
         return Err(FileError::Length {
             found: body.len(),
             expected,
         });
     }
-    let mut at = (inputs + 1) * HIDDEN * 2;
-    while at < shorts(inputs) * 2 {
+    let mut at = (inputs + 1) * width * 2;
+    while at < shorts(inputs, width) * 2 {
         let w = i16::from_le_bytes([body[at], body[at + 1]]);
         if w < -127 || w > 127 {
             return Err(FileError::OutputWeight);
@@ -100,23 +109,21 @@ impl Network {
     /// The refusal of [`check_file`], in words.
     pub fn from_bytes(bytes: &[u8], magic: &[u8; 8], inputs: usize) -> Result<Network, String> {
         check_file(bytes, magic, inputs).map_err(|e| e.describe(magic))?;
-        let (shorts, ints) = bytes[HEADER..].split_at(shorts(inputs) * 2);
+        let width = width_of(bytes);
+        let (shorts, ints) = bytes[HEADER..].split_at(shorts(inputs, width) * 2);
         let mut values = shorts
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
-        let mut row = || {
-            let mut r = [0i16; HIDDEN];
-            r.iter_mut().for_each(|v| *v = values.next().unwrap_or(0));
-            r
-        };
-        let input = (0..inputs).map(|_| row()).collect();
-        let bias = row();
-        let output = [row(), row()];
+        let mut take = |n: usize| values.by_ref().take(n).collect::<Vec<i16>>();
+        let input = take(inputs * width);
+        let bias = take(width);
+        let output = [take(width), take(width)];
         let mut ints = ints
             .chunks_exact(4)
             .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]));
         let output_bias = ints.next().unwrap_or(0);
         Ok(Network {
+            width,
             input,
             bias,
             output,

@@ -2,20 +2,25 @@
 //! weights, random games that tally the moves a feature set must follow,
 //! and the checks each variant's module runs on its own inputs.
 
-use super::{active_inputs, evaluate_with, Embedded, Features, Network, HIDDEN};
+use super::{active_inputs, evaluate_with, Embedded, Features, Network};
 use movegen::{Color, Move, MoveList, Position, SplitMix};
 
-/// A network file of `P`'s layout with seeded random weights (output
-/// weights within the range the reader accepts).
+/// A network file of `P`'s layout and width with seeded random weights
+/// (output weights within the range the reader accepts).
 pub fn random_file<P: Features>(seed: u64) -> Vec<u8> {
+    random_file_of_width::<P>(seed, P::HIDDEN)
+}
+
+/// [`random_file`] with `width` hidden units per view.
+pub fn random_file_of_width<P: Features>(seed: u64, width: usize) -> Vec<u8> {
     let mut rng = SplitMix::new(seed);
     let mut small = |range: u64| (rng.next_u64() % (2 * range + 1)) as i64 - range as i64;
     let mut out = P::MAGIC.to_vec();
-    out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
-    for _ in 0..(P::INPUTS + 1) * HIDDEN {
+    out.extend_from_slice(&(width as u32).to_le_bytes());
+    for _ in 0..(P::INPUTS + 1) * width {
         out.extend_from_slice(&(small(60) as i16).to_le_bytes());
     }
-    for _ in 0..2 * HIDDEN {
+    for _ in 0..2 * width {
         out.extend_from_slice(&(small(127) as i16).to_le_bytes());
     }
     for _ in 0..=P::INPUTS {
@@ -76,9 +81,12 @@ pub fn incremental_equals_scratch<P: Embedded>(positions: &[P], net: &Network) -
     distinct.len()
 }
 
-/// [`incremental_equals_scratch`] with a network of seeded random weights.
-pub fn random_incremental_equals_scratch<P: Embedded>(positions: &[P], seed: u64) {
-    let net = Network::from_bytes(&random_file::<P>(seed), P::MAGIC, P::INPUTS).unwrap();
+/// [`incremental_equals_scratch`] with a network of seeded random weights
+/// and `width` hidden units.
+pub fn random_incremental_equals_scratch<P: Embedded>(positions: &[P], seed: u64, width: usize) {
+    let file = random_file_of_width::<P>(seed, width);
+    let net = Network::from_bytes(&file, P::MAGIC, P::INPUTS).unwrap();
+    assert_eq!(net.width(), width);
     let distinct = incremental_equals_scratch(positions, &net);
     // A network that outputs a handful of values would make the test weak.
     assert!(distinct > positions.len() / 4, "{distinct}");

@@ -1,4 +1,6 @@
-use super::testing::{inputs_of, random_file, random_incremental_equals_scratch, random_walk};
+use super::testing::{
+    inputs_of, random_file, random_file_of_width, random_incremental_equals_scratch, random_walk,
+};
 use super::*;
 use crate::Evaluate;
 use movegen::{Chess, Color, Plunder, Square, Tavreli};
@@ -8,7 +10,9 @@ fn plunder_incremental_updates_are_exact() {
     let (positions, seen) = random_walk::<Plunder>(11, 30, 150);
     assert!(seen.vest_takes > 100 && seen.vest_moves > 20, "{seen:?}");
     assert!(positions.iter().any(|p| !p.vested().is_empty()));
-    random_incremental_equals_scratch(&positions, 1);
+    random_incremental_equals_scratch(&positions, 1, 64);
+    // A network's width is its file's: a wider one sums as exactly.
+    random_incremental_equals_scratch(&positions, 7, 128);
 }
 
 #[test]
@@ -17,7 +21,8 @@ fn tavreli_incremental_updates_are_exact() {
     assert!(seen.splits > 50 && seen.tower_captures > 100, "{seen:?}");
     let tall = |p: &Tavreli| Square::all().any(|sq| p.tower(sq).len() >= 3);
     assert!(positions.iter().filter(|p| tall(p)).count() > 100);
-    random_incremental_equals_scratch(&positions, 2);
+    random_incremental_equals_scratch(&positions, 2, 64);
+    random_incremental_equals_scratch(&positions, 8, 32);
 }
 
 #[test]
@@ -33,11 +38,22 @@ fn bad_files_are_refused() {
         .contains("bad magic"));
     assert_eq!(read(&good[..10]).unwrap_err(), "truncated header");
     assert!(read(b"VOLK").unwrap_err().contains("bad magic"));
-    let mut wide = good.clone();
-    wide[8] ^= 1;
-    assert!(read(&wide).unwrap_err().contains("hidden width"));
+    for width in [0u32, MAX_HIDDEN as u32 + 1] {
+        let mut bad = good.clone();
+        bad[8..12].copy_from_slice(&width.to_le_bytes());
+        assert_eq!(
+            read(&bad).unwrap_err(),
+            format!("hidden width {width}, outside 1..={MAX_HIDDEN}")
+        );
+    }
+    // Another width in range, with its weights' length: read as that width.
+    let wide = random_file_of_width::<Plunder>(9, 96);
+    assert_eq!(read(&wide).unwrap().width(), 96);
+    let mut short = good.clone();
+    short[8] ^= 1;
+    assert!(read(&short).unwrap_err().contains("bytes of weights"));
     let mut large = good.clone();
-    let at = 12 + (Plunder::INPUTS + 1) * HIDDEN * 2;
+    let at = 12 + (Plunder::INPUTS + 1) * Plunder::HIDDEN * 2;
     large[at..at + 2].copy_from_slice(&300i16.to_le_bytes());
     assert!(read(&large).unwrap_err().contains("output weight"));
     assert_eq!(

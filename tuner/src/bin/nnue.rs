@@ -40,12 +40,12 @@ usage: volkhv-nnue [--variant V] --data FILE [--data FILE ...] --out FILE [optio
   --threads T      worker threads (default: all cores)
   --limit N        read at most N positions
   --seed S         initial weights and shuffles (default 1)
-  --hidden N       hidden units per view (default: the engine's width for
-                   the variant; another width is for comparing losses, the
-                   engine refuses its file)
+  --hidden N       hidden units per view, up to 512 (default 64; the
+                   engine reads the width its file has)
   --init FILE      start from this network (e.g. the one in use) instead of
                    random weights: its width, its held-out loss printed
-                   first; --hidden, if given, must match";
+                   first; a wider --hidden widens it (the new units start
+                   silent, so it evaluates as before), a narrower is refused";
 
 struct Args {
     variant: Variant,
@@ -264,15 +264,24 @@ fn run<P: Features>(args: &Args) -> Result<(), String> {
         Some(path) => {
             let bytes =
                 std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            let t = Trainer::from_bytes::<P>(settings, &bytes)
+            let mut t = Trainer::from_bytes::<P>(settings, &bytes)
                 .map_err(|e| format!("{}: {e}", path.display()))?;
-            if args.hidden.is_some_and(|h| h != t.hidden()) {
-                return Err(format!(
-                    "--hidden {} but {} has {} hidden units",
-                    args.hidden.unwrap_or_default(),
-                    path.display(),
-                    t.hidden()
-                ));
+            match args.hidden {
+                Some(h) if h < t.hidden() => {
+                    return Err(format!(
+                        "--hidden {h} but {} has {} hidden units: a network can be widened, not narrowed",
+                        path.display(),
+                        t.hidden()
+                    ));
+                }
+                Some(h) if h > t.hidden() => {
+                    println!(
+                        "widened from {} to {h} hidden units (the new ones start silent: the same evaluation)",
+                        t.hidden()
+                    );
+                    t = t.widened::<P>(h);
+                }
+                _ => {}
             }
             if !held.is_empty() {
                 println!(
