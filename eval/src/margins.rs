@@ -43,11 +43,21 @@ impl Margins {
     };
 
     /// Every margin times `percent` / 100 (for a variant whose centipawns
-    /// are worth less or more than chess's).
+    /// are worth less or more than chess's), none below 1.
+    ///
+    /// # Panics
+    /// `percent` below 1 (at compile time where a variant's constant is
+    /// made): the null move divides by its margin.
     #[must_use]
     pub const fn scaled(self, percent: i32) -> Margins {
+        assert!(percent >= 1, "a margin scaled to nothing");
         const fn s(x: i32, percent: i32) -> i32 {
-            x * percent / 100
+            let scaled = x * percent / 100;
+            if scaled < 1 {
+                1
+            } else {
+                scaled
+            }
         }
         Margins {
             reverse_futility: s(self.reverse_futility, percent),
@@ -76,5 +86,9 @@ mod tests {
         assert_eq!(double.futility_base, 200);
         assert_eq!(double.futility, 180);
         assert_eq!(double.delta, 400);
+        // However small the scale, no margin is 0 (the null move divides
+        // by its own).
+        let tiny = Margins::CHESS.scaled(1);
+        assert_eq!((tiny.null_move_excess, tiny.reverse_futility), (2, 1));
     }
 }
