@@ -289,6 +289,13 @@ impl Evaluate for Tavreli {
 
     const QSEARCH_PLIES: usize = 6;
 
+    /// Smaller than chess's, though a Tavreli centipawn is worth less (Texel
+    /// K 0.54 against chess's 1.68): a tower is taken back and forth and the
+    /// tree is wide, so pruning more is what the clock rewards. × 0.6 passed
+    /// its SPRT against chess's (+34.7 ± 18.0, 974 games); × 2 failed
+    /// (−57.4 ± 27.4). `docs/tuning.md`, "Search tuned per variant".
+    const MARGINS: crate::margins::Margins = crate::margins::Margins::CHESS.scaled(60);
+
     fn quiescence_candidate(&self, m: Move) -> bool {
         m.split() <= 1
     }
