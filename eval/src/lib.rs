@@ -125,6 +125,11 @@ pub trait Evaluate: Position {
     /// ([`margins::Margins`]); chess's by default.
     const MARGINS: margins::Margins = margins::Margins::CHESS;
 
+    /// Late-move reductions grow as `ln(depth) · ln(moves) / LMR_DIVISOR`:
+    /// smaller reduces more, for a variant whose late moves are seldom the
+    /// best (chess's, tuned with the search, by default).
+    const LMR_DIVISOR: f64 = 2.3;
+
     /// `true` where the search extends a TT move that is much better than
     /// every other move (singular extensions). Off by default: it is kept
     /// only for the variants whose matches measured a gain.

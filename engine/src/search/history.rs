@@ -145,16 +145,17 @@ pub fn bonus(depth: i32) -> i32 {
 }
 
 /// Late-move reductions by depth and move number (both capped at 63):
-/// `0.8 + ln(depth)·ln(moves) / 2.3`, a common shape.
+/// `0.8 + ln(depth)·ln(moves) / divisor`, a common shape (the divisor is
+/// the variant's, `Evaluate::LMR_DIVISOR`).
 pub struct Reductions([[u8; 64]; 64]);
 
 impl Reductions {
-    /// Builds the table.
-    pub fn new() -> Box<Reductions> {
+    /// Builds the table for `divisor`.
+    pub fn new(divisor: f64) -> Box<Reductions> {
         let mut t = [[0u8; 64]; 64];
         for (d, row) in t.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                let v = 0.8 + (d as f64).ln() * (m as f64).ln() / 2.3;
+                let v = 0.8 + (d as f64).ln() * (m as f64).ln() / divisor;
                 *r = v.clamp(0.0, 60.0) as u8;
             }
         }
@@ -247,9 +248,14 @@ mod tests {
 
     #[test]
     fn reductions_grow_with_depth_and_move_number() {
-        let r = Reductions::new();
+        let r = Reductions::new(2.3);
         assert_eq!(r.get(1, 1), 0);
         assert!(r.get(20, 30) > r.get(3, 4));
         assert!(r.get(63, 63) <= 60);
+        // A smaller divisor reduces as much or more, and more somewhere.
+        let deeper = Reductions::new(1.8);
+        let pairs = (1..64).flat_map(|d| (1..64).map(move |m| (d, m)));
+        assert!(pairs.clone().all(|(d, m)| deeper.get(d, m) >= r.get(d, m)));
+        assert!(pairs.clone().any(|(d, m)| deeper.get(d, m) > r.get(d, m)));
     }
 }

@@ -135,7 +135,7 @@ impl<'a, P: Position + Evaluate> Worker<'a, P> {
             pickers: (0..MAX_PLY).map(|_| Picker::new()).collect(),
             hist: shared.take_history::<P>(id),
             eval_cache: EvalCache::new(),
-            lmr: Reductions::new(),
+            lmr: Reductions::new(P::LMR_DIVISOR),
             root_moves: roots
                 .into_iter()
                 .map(|mv| RootMove {
