@@ -119,9 +119,26 @@ def touch(kind, point=None):
     d.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
 
 
-def by_touch(server, variant, frm, to, mv, drag):
-    """Plays `mv` with a finger: a drag from `frm` to `to`, or a tap on
-    each. Returns the FEN after it, as the server kept it."""
+def plain_move(server, wanted):
+    """The first of `wanted` (UCI strings) that is legal now and the only
+    legal move between its two squares, else the first such move of the
+    position: the engine's reply at Beginner is drawn at random, and may
+    give check or take the square a fixed move would need."""
+    legal = server.api("GET", "/api/games/" + game_id())["legal"]
+    between = {}
+    for m in legal:
+        between[(m["from"], m["to"])] = between.get((m["from"], m["to"]), 0) + 1
+    plain = [m["move"] for m in legal if len(m["move"]) == 4 and between[(m["from"], m["to"])] == 1]
+    assert plain, "no plain move in %s" % legal
+    return next((mv for mv in wanted if mv in plain), plain[0])
+
+
+def by_touch(server, variant, wanted, drag):
+    """Plays a move with a finger (the first plain one of `wanted`, see
+    plain_move): a drag from its square to its target, or a tap on each.
+    Returns the FEN after it, as the server kept it."""
+    mv = plain_move(server, wanted)
+    frm, to = mv[:2], mv[2:]
     before = fen()
     plies = len(server.api("GET", "/api/games/" + game_id())["history"])
     a, b = touch_points(frm, to)
@@ -192,10 +209,11 @@ def beginner_path(server, size):
         log("%s: %s at Beginner, e2e4 answered" % (size, variant))
     if size != "desktop":
         # A finger drags a knight out, then taps another one out (the
-        # Tavreli game at Beginner answers each).
-        by_touch(server, "tavreli", "g1", "h3", "g1h3", drag=True)
+        # Tavreli game at Beginner answers each), or other plain moves
+        # where the engine's random reply made those illegal.
+        by_touch(server, "tavreli", ["g1h3", "g1f3", "a2a3", "h2h3"], drag=True)
         reply_checked(server, "tavreli", 4)
-        by_touch(server, "tavreli", "b1", "a3", "b1a3", drag=False)
+        by_touch(server, "tavreli", ["b1a3", "b1c3", "a2a3", "h2h3"], drag=False)
         reply_checked(server, "tavreli", 6)
         log("%s: a touch drag and a tap-tap played" % size)
         no_sideways_scroll("the board page")
