@@ -31,6 +31,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections import Counter
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
@@ -119,15 +120,12 @@ def touch(kind, point=None):
     d.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
 
 
-def plain_move(server, wanted):
-    """The first of `wanted` (UCI strings) that is legal now and the only
-    legal move between its two squares, else the first such move of the
-    position: the engine's reply at Beginner is drawn at random, and may
-    give check or take the square a fixed move would need."""
-    legal = server.api("GET", "/api/games/" + game_id())["legal"]
-    between = {}
-    for m in legal:
-        between[(m["from"], m["to"])] = between.get((m["from"], m["to"]), 0) + 1
+def plain_move(legal, wanted):
+    """The first of `wanted` (UCI strings) that is in `legal` (the game
+    state's list) and the only legal move between its two squares, else the
+    first such move of the position: the engine's reply at Beginner is drawn
+    at random, and may give check or take the square a fixed move would need."""
+    between = Counter((m["from"], m["to"]) for m in legal)
     plain = [m["move"] for m in legal if len(m["move"]) == 4 and between[(m["from"], m["to"])] == 1]
     assert plain, "no plain move in %s" % legal
     return next((mv for mv in wanted if mv in plain), plain[0])
@@ -137,10 +135,11 @@ def by_touch(server, variant, wanted, drag):
     """Plays a move with a finger (the first plain one of `wanted`, see
     plain_move): a drag from its square to its target, or a tap on each.
     Returns the FEN after it, as the server kept it."""
-    mv = plain_move(server, wanted)
-    frm, to = mv[:2], mv[2:]
     before = fen()
-    plies = len(server.api("GET", "/api/games/" + game_id())["history"])
+    st = server.api("GET", "/api/games/" + game_id())
+    plies = len(st["history"])
+    mv = plain_move(st["legal"], wanted)
+    frm, to = mv[:2], mv[2:]
     a, b = touch_points(frm, to)
     if drag:
         touch("touchStart", a)
