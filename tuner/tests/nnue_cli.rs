@@ -140,7 +140,7 @@ fn another_width_is_written_with_its_width_and_read_by_the_engine() {
         Variant::Plunder,
         &text,
         &net,
-        "--epochs 1 --hidden 16 --threads 1",
+        "--epochs 1 --hidden 16 --holdout 0 --threads 1",
     );
     let bytes = std::fs::read(&net).expect("the network is written");
     assert_eq!(bytes[8..12], 16u32.to_le_bytes());
@@ -224,7 +224,9 @@ fn a_widened_network_evaluates_as_the_narrow_one_and_then_learns() {
 
 #[test]
 fn a_cosine_run_keeps_every_epoch_and_its_losses() {
-    let text = data(Variant::Plunder, 2, "checkpoints");
+    // Six games: the hold-out takes whole blocks of 64, and two short games
+    // can be held out whole.
+    let text = data(Variant::Plunder, 6, "checkpoints");
     let net = temp_file("checkpoints.nnue");
     let dir = temp_file("checkpoints");
     let _ = std::fs::remove_dir_all(&dir);
@@ -423,6 +425,24 @@ fn bad_input_is_refused() {
         let err = String::from_utf8_lossy(&run.stderr);
         assert!(err.contains(reason) && err.lines().count() == 1, "{err}");
     }
+    // Ten positions are one block of 64, held out whole: nothing to train on.
+    let all_held = nnue(&[
+        "--variant",
+        "plunder",
+        "--data",
+        &path(&plunder),
+        "--out",
+        &out,
+        "--limit",
+        "10",
+    ]);
+    assert_eq!(all_held.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&all_held.stderr);
+    assert!(
+        err.contains("no training positions: all 10 were held out"),
+        "{err}"
+    );
+    assert!(!std::path::Path::new(&out).exists(), "no network written");
     let missing = nnue(&["convert", "/nonexistent/in", "/nonexistent/out"]);
     assert_eq!(missing.status.code(), Some(1));
     for f in [plunder, bin] {

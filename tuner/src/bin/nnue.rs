@@ -232,6 +232,14 @@ fn run<P: Features>(args: &Args) -> Result<(), String> {
     } else {
         (all, Vec::new())
     };
+    // The hold-out takes whole blocks of 64: a small file can be held out
+    // whole, and a run with nothing to fit would write an untrained network.
+    if train.is_empty() {
+        return Err(format!(
+            "no training positions: all {} were held out (--holdout takes whole blocks of 64)",
+            held.len()
+        ));
+    }
     if args.mirror {
         let mirrored: Vec<Sample> = train.iter().map(Sample::mirrored::<P>).collect();
         train.extend(mirrored);
